@@ -1,0 +1,153 @@
+"""The engine contract: what every ruleset's game state provides and everyone else uses.
+
+A ruleset implements :class:`GameState`. Servers, players, replays, the simulator and the
+tests use nothing else: ``pending`` says who decides what, ``legal_actions()`` is the only
+legality function, ``apply()`` runs on to the next decision, ``view()`` is the only function
+that redacts hidden information.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from kessen.engine.action import Action
+
+Json = dict[str, Any]
+#: A seat number (0, 1, ...) or ``None`` for an observer who sees public information only.
+Viewer = int | None
+
+
+class RulesError(ValueError):
+    """Base of the errors a game state raises for bad input; the message is for the user."""
+
+
+class IllegalAction(RulesError):
+    """An action that is not among ``legal_actions()`` of the pending decision."""
+
+
+class StalePrompt(RulesError):
+    """An answer to a prompt that is no longer pending."""
+
+
+class NotYourDecision(RulesError):
+    """An answer from a seat that is not the one asked."""
+
+
+class GameOver(RulesError):
+    """An action sent to a game that has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The decision the game waits for: which seat, which prompt (a short kind), and its id.
+
+    The id rises with every decision of a game, so an answer to an old prompt is recognized.
+    """
+
+    seat: int
+    prompt: str
+    prompt_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game (or match) ended: the winning seat, or ``None`` for no winner, and why."""
+
+    winner: int | None
+    reason: str
+
+
+class GameState(ABC):
+    """A complete game: plain data, deterministic given its config, seed and actions."""
+
+    #: The registered name of the ruleset this state belongs to.
+    ruleset: ClassVar[str]
+    #: Number of seats.
+    seats: ClassVar[int] = 2
+
+    @property
+    @abstractmethod
+    def pending(self) -> Pending | None:
+        """The decision the game waits for, or ``None`` when it is over."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The final result, or ``None`` while the game goes on."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The legal answers to the pending decision, in a fixed order; empty when over."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> None:
+        """Apply a legal action and run on to the next decision.
+
+        Raises :class:`IllegalAction` (state unchanged) if ``action`` is not legal.
+        """
+
+    @abstractmethod
+    def view(self, viewer: Viewer, lang: str = "ja") -> Json:
+        """Board and log as ``viewer`` may see them; hidden cards carry no identity."""
+
+    @abstractmethod
+    def view_all(self, lang: str = "ja") -> Json:
+        """Everything, for finished games and for spectators who asked to see all."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy, cheap enough for search."""
+
+    @abstractmethod
+    def to_json(self) -> Json:
+        """The whole state as JSON-compatible data; ``from_json`` restores it exactly."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a state from :meth:`to_json` output."""
+
+    @abstractmethod
+    def audit(self) -> None:
+        """Check the ruleset's own invariants (each card in one zone, ...); raise if broken."""
+
+    @abstractmethod
+    def resample_hidden(self, seat: int, seed: int) -> Self:
+        """A copy in which everything hidden from ``seat`` is redealt at random.
+
+        The copy must look exactly the same from ``seat`` (its ``view(seat)`` is equal) and
+        be a playable state. Search players use it to sample worlds; tests use it to prove
+        that views leak nothing.
+        """
+
+    def state_hash(self) -> str:
+        """A short digest of the whole state, for determinism and replay checks."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+    def answer(self, seat: int, prompt_id: int, action: Action) -> None:
+        """Apply ``action`` as ``seat``'s answer to prompt ``prompt_id``, refusing bad answers.
+
+        Each refusal leaves the state unchanged and says exactly why. The legal actions are
+        named only to the seat that was asked, so an error never shows another seat's cards.
+        """
+        pending = self.pending
+        if pending is None:
+            raise GameOver("the game is over; no action is expected")
+        if seat != pending.seat:
+            raise NotYourDecision(f"seat {seat} is not the one to decide now")
+        if prompt_id != pending.prompt_id:
+            raise StalePrompt(
+                f"prompt {prompt_id} is no longer pending (the current prompt is "
+                f"{pending.prompt_id})"
+            )
+        legal = self.legal_actions()
+        if action not in legal:
+            choices = ", ".join(str(a) for a in legal)
+            raise IllegalAction(f"{action} is not legal now; legal: {choices}")
+        self.apply(action)

@@ -1,0 +1,57 @@
+"""The registry of rulesets: each ruleset module registers a :class:`Ruleset` under its name.
+
+The kernel knows no ruleset by name: ``get("x")`` imports ``kessen.games.x`` on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from kessen.engine.contract import GameState, Json
+
+
+class NewGame(Protocol):
+    """Builds a fresh game from a config (validated by the ruleset) and a seed."""
+
+    def __call__(self, config: Mapping[str, Any], seed: int) -> GameState: ...
+
+
+class FromJson(Protocol):
+    """Rebuilds a game state from its JSON form."""
+
+    def __call__(self, data: Mapping[str, Any]) -> GameState: ...
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """What a ruleset offers the rest of the system."""
+
+    name: str
+    version: str
+    new_game: NewGame
+    from_json: FromJson
+    default_config: Json
+    data_hash: str
+
+
+_RULESETS: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> None:
+    """Make ``ruleset`` available under its name."""
+    _RULESETS[ruleset.name] = ruleset
+
+
+def get(name: str) -> Ruleset:
+    """The ruleset called ``name``; raises ``KeyError`` with the known names if unknown."""
+    if name not in _RULESETS and name.isidentifier():
+        try:
+            importlib.import_module(f"kessen.games.{name}")
+        except ModuleNotFoundError:
+            pass
+    if name not in _RULESETS:
+        raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(_RULESETS))}")
+    return _RULESETS[name]

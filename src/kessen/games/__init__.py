@@ -1,0 +1,1 @@
+"""Rulesets built on the kernel; each subpackage registers itself when imported."""

@@ -1,0 +1,138 @@
+"""Kōbō card definitions at run time: kinds, targets, effect verbs and the card record.
+
+Cards are data. The loader (:mod:`kessen.games.kobo.schema`) validates the TOML files of
+``data/`` and builds these frozen records; the rules (:mod:`kessen.games.kobo.rules`) interpret
+them; the text of each card (:mod:`kessen.games.kobo.text`) is generated from the same record,
+so text and behaviour cannot drift. Nothing here holds per-game state.
+
+How long a Lv change lasts is not a field: it follows from the card kind, as the seed says.
+Deploy cards and traps change the base Lv permanently; tactics change the current Lv for the
+current exchange only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class CardKind(StrEnum):
+    """The four kinds of Kōbō card."""
+
+    CHARACTER = "character"
+    DEPLOY = "deploy"
+    TRAP = "trap"
+    TACTIC = "tactic"
+
+
+class Side(StrEnum):
+    """Whose battle area an effect looks at, relative to the card's controller."""
+
+    OWN = "own"
+    OPPONENT = "opponent"
+    DEFENDING = "defending"
+    ATTACKING = "attacking"
+
+
+class Scope(StrEnum):
+    """Which characters of the side an effect touches.
+
+    ``chosen``: one character of the side's battle area, chosen at activation (participant or
+    not). ``participants``: the side's participants in the current exchange (the attackers, or
+    the attack target), taken at resolution. ``all``: every character of the side's battle area.
+    """
+
+    CHOSEN = "chosen"
+    PARTICIPANTS = "participants"
+    ALL = "all"
+
+
+class Timing(StrEnum):
+    """When a trap may be activated inside a chain."""
+
+    ANY = "any"
+    DEFENDING = "defending"
+    ATTACKING = "attacking"
+
+
+class Verb(StrEnum):
+    """The closed set of effect verbs."""
+
+    MODIFY_LV = "modify_lv"
+    RETREAT_IF_ZERO = "retreat_if_zero"
+    CHANGE_TARGET = "change_target"
+    NEGATE_ATTACK = "negate_attack"
+    NEGATE_LAST = "negate_last"
+    DRAW = "draw"
+    SUMMON_TOP = "summon_top"
+    NOMINATE = "nominate"
+
+
+# Verbs whose meaning needs a target specification on the card.
+TARGETED_VERBS = frozenset({Verb.MODIFY_LV, Verb.RETREAT_IF_ZERO, Verb.CHANGE_TARGET})
+# Verbs allowed on deploy cards (used in the standby) and on chain cards (traps, tactics).
+DEPLOY_VERBS = frozenset({Verb.MODIFY_LV, Verb.DRAW, Verb.SUMMON_TOP, Verb.NOMINATE})
+CHAIN_VERBS = frozenset(
+    {Verb.MODIFY_LV, Verb.RETREAT_IF_ZERO, Verb.CHANGE_TARGET, Verb.NEGATE_ATTACK,
+     Verb.NEGATE_LAST}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of an effect: a verb and its amount (Lv change or card count; 0 if unused)."""
+
+    verb: Verb
+    amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Which characters an effect applies to."""
+
+    side: Side
+    scope: Scope
+
+
+@dataclass(frozen=True, slots=True)
+class CardDef:
+    """One card of the pool, as printed.
+
+    >>> c = CardDef("ember-fox", "火狐", "Ember Fox", CardKind.CHARACTER, lv=2)
+    >>> c.is_character, c.lv
+    (True, 2)
+    """
+
+    slug: str
+    name_ja: str
+    name_en: str
+    kind: CardKind
+    lv: int = 0
+    limited: bool = False
+    chain_again: bool = False
+    when: Timing = Timing.ANY
+    target: Target | None = None
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def is_character(self) -> bool:
+        """True for characters."""
+        return self.kind is CardKind.CHARACTER
+
+    @property
+    def permanent(self) -> bool:
+        """True if this card's Lv changes are permanent (deploy cards and traps)."""
+        return self.kind is not CardKind.TACTIC
+
+    @property
+    def needs_choice(self) -> bool:
+        """True if activation asks its controller to choose one character."""
+        return self.target is not None and self.target.scope is Scope.CHOSEN
+
+    def has(self, verb: Verb) -> bool:
+        """True if one of the card's steps uses ``verb``."""
+        return any(step.verb is verb for step in self.steps)
+
+    def name(self, lang: str) -> str:
+        """The card's name in ``lang`` ("ja" or "en")."""
+        return self.name_ja if lang == "ja" else self.name_en

@@ -1,0 +1,106 @@
+"""The configuration of a Kōbō match: the two decks, best-of, turn limit, test switches.
+
+A config is plain JSON data (it is stored in replays). Decks are named starter decks or whole
+deck objects; every deck is validated before a game starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kessen.engine.contract import Json, RulesError
+from kessen.games.kobo.decks import Deck, deck_from_json, deck_to_json, starter_decks
+from kessen.games.kobo.decks import validate_deck as deck_errors
+from kessen.games.kobo.schema import load_pool
+
+DEFAULT_TURN_LIMIT = 200
+_KEYS = {"decks", "best_of", "turn_limit", "first_player", "shuffle", "validate"}
+
+
+class ConfigError(RulesError):
+    """A config that cannot start a game; the message names every problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class KoboConfig:
+    """A validated match configuration."""
+
+    decks: tuple[Deck, Deck]
+    best_of: int = 3
+    turn_limit: int = DEFAULT_TURN_LIMIT
+    first_player: int | None = None
+    shuffle: bool = True
+
+    @property
+    def wins_needed(self) -> int:
+        """Game wins that decide the match (2 in a best of three)."""
+        return self.best_of // 2 + 1
+
+    def to_json(self) -> Json:
+        """JSON form (decks written out whole, so a record never depends on a deck file)."""
+        return {
+            "decks": [deck_to_json(d) for d in self.decks],
+            "best_of": self.best_of,
+            "turn_limit": self.turn_limit,
+            "first_player": self.first_player,
+            "shuffle": self.shuffle,
+        }
+
+
+def default_config() -> Json:
+    """The embedded default: two starter decks, best of three."""
+    names = sorted(starter_decks())
+    return {"decks": [names[0], names[1 % len(names)]], "best_of": 3}
+
+
+def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
+    """Validate ``raw``; raise :class:`ConfigError` naming every problem at once."""
+    problems: list[str] = []
+    unknown = set(raw) - _KEYS
+    if unknown:
+        problems.append(f"unknown config keys: {', '.join(sorted(unknown))}")
+    decks_raw = raw.get("decks")
+    decks: list[Deck] = []
+    if not isinstance(decks_raw, list | tuple) or len(decks_raw) != 2:
+        problems.append("decks: expected a list of two decks (starter names or deck objects)")
+    else:
+        starters = starter_decks()
+        pool = load_pool()
+        for seat, item in enumerate(decks_raw):
+            deck: Deck | None = None
+            if isinstance(item, str):
+                deck = starters.get(item)
+                if deck is None:
+                    problems.append(
+                        f"decks[{seat}]: unknown starter deck {item!r}; "
+                        f"known: {', '.join(sorted(starters))}"
+                    )
+            elif isinstance(item, Mapping):
+                try:
+                    deck = deck_from_json(dict(item))
+                except (ValueError, KeyError, TypeError) as err:
+                    problems.append(f"decks[{seat}]: {err}")
+            else:
+                problems.append(f"decks[{seat}]: expected a deck name or a deck object")
+            if deck is not None:
+                if raw.get("validate", True):
+                    problems.extend(f"decks[{seat}] ({deck.slug}): {e}" for e in
+                                    deck_errors(deck, pool))
+                decks.append(deck)
+    best_of = raw.get("best_of", 3)
+    if not isinstance(best_of, int) or best_of < 1 or best_of % 2 == 0:
+        problems.append("best_of: expected an odd number ≥ 1")
+    limit = raw.get("turn_limit", DEFAULT_TURN_LIMIT)
+    if not isinstance(limit, int) or limit < 1:
+        problems.append("turn_limit: expected a whole number ≥ 1")
+    first = raw.get("first_player")
+    if first not in (None, 0, 1):
+        problems.append("first_player: expected 0, 1 or null")
+    shuffle = raw.get("shuffle", True)
+    if not isinstance(shuffle, bool):
+        problems.append("shuffle: expected true or false")
+    if problems:
+        raise ConfigError("; ".join(problems))
+    return KoboConfig((decks[0], decks[1]), best_of, limit, first, shuffle)

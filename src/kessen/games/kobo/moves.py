@@ -1,0 +1,67 @@
+"""Small card movements shared by the Kōbō frames and effects: draw, place, retreat, shuffle."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from kessen.engine.log import Event
+from kessen.games.kobo.schema import load_pool
+from kessen.games.kobo.state import EMPTY, HAND, MAIN_DECK, RETREAT, SLOTS, KoboState
+
+
+@cache
+def _ranks() -> dict[str, int]:
+    return {slug: i for i, slug in enumerate(load_pool().cards)}
+
+
+def card_rank(slug: str) -> int:
+    """The card's position in the pool file: the fixed order of choices offered to players."""
+    return _ranks()[slug]
+
+
+def distinct_slugs(state: KoboState, cards: list[int]) -> list[str]:
+    """The distinct card names among ``cards``, in pool order."""
+    rank = _ranks()
+    return sorted({state.defs[c].slug for c in cards}, key=rank.__getitem__)
+
+
+def free_slots(row: list[int], seat: int) -> list[int]:
+    """Indices (0-4) of ``seat``'s empty slots in a battle or strategy row."""
+    start = seat * SLOTS
+    return [i for i in range(SLOTS) if row[start + i] == EMPTY]
+
+
+def move(state: KoboState, card: int, source: list[int], dest: list[int]) -> None:
+    """Move ``card`` from one zone list to the end of another."""
+    source.remove(card)
+    dest.append(card)
+
+
+def draw_main(state: KoboState, seat: int, count: int) -> list[int]:
+    """Draw up to ``count`` cards from the top of the main deck into the hand."""
+    deck = state.zone(seat, MAIN_DECK)
+    hand = state.zone(seat, HAND)
+    drawn = []
+    for _ in range(min(count, len(deck))):
+        card = deck.pop()
+        hand.append(card)
+        drawn.append(card)
+    return drawn
+
+
+def retreat(state: KoboState, card: int) -> None:
+    """A character leaves its battle slot for its owner's retreat area (the slot stays empty)."""
+    seat = state.owner[card]
+    slot = state.slot_of(card)
+    if slot == EMPTY:
+        return
+    state.battle[seat * SLOTS + slot] = EMPTY
+    state.zone(seat, RETREAT).append(card)
+    state.log.append(Event("retreat", {"seat": seat, "slot": slot + 1,
+                                       "card": state.defs[card].slug}))
+
+
+def shuffle_zone(state: KoboState, seat: int, zone: int) -> None:
+    """Shuffle one of ``seat``'s zones with the game's RNG (skipped in the fixed-order test mode)."""
+    if state.config.shuffle:
+        state.rng.shuffle(state.zone(seat, zone))
