@@ -12,7 +12,7 @@ current exchange only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -113,6 +113,15 @@ class CardDef:
     when: Timing = Timing.ANY
     target: Target | None = None
     steps: tuple[Step, ...] = ()
+    #: The verbs of the card's steps (derived).
+    verbs: frozenset[Verb] = field(init=False, repr=False, compare=False)
+    #: True if activation asks its controller to choose one character (derived).
+    needs_choice: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "verbs", frozenset(step.verb for step in self.steps))
+        choice = self.target is not None and self.target.scope is Scope.CHOSEN
+        object.__setattr__(self, "needs_choice", choice)
 
     @property
     def is_character(self) -> bool:
@@ -124,14 +133,9 @@ class CardDef:
         """True if this card's Lv changes are permanent (deploy cards and traps)."""
         return self.kind is not CardKind.TACTIC
 
-    @property
-    def needs_choice(self) -> bool:
-        """True if activation asks its controller to choose one character."""
-        return self.target is not None and self.target.scope is Scope.CHOSEN
-
     def has(self, verb: Verb) -> bool:
         """True if one of the card's steps uses ``verb``."""
-        return any(step.verb is verb for step in self.steps)
+        return verb in self.verbs
 
     def name(self, lang: str) -> str:
         """The card's name in ``lang`` ("ja" or "en")."""

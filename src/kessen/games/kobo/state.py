@@ -8,7 +8,9 @@ or ``EMPTY``. Pending work is an explicit stack of small tuples (frames), interp
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any, ClassVar, Self
 
 from kessen.engine.action import Action
@@ -31,6 +33,17 @@ ZONE_NAMES = (
 
 Frame = tuple[Any, ...]
 Link = tuple[int, int, int, bool]  # card, controller seat, chosen target (id, link no. or -1), negated
+
+
+def _flow() -> ModuleType:
+    """The rules module (imported on first use: it imports this one)."""
+    global _FLOW_MODULE
+    if _FLOW_MODULE is None:
+        _FLOW_MODULE = importlib.import_module("kessen.games.kobo.flow")
+    return _FLOW_MODULE
+
+
+_FLOW_MODULE: ModuleType | None = None
 
 
 class KoboState(GameState):
@@ -185,16 +198,12 @@ class KoboState(GameState):
     def legal_actions(self) -> list[Action]:
         """The legal answers to the pending decision, in a fixed order."""
         if self.legal is None:
-            from kessen.games.kobo.flow import legal_actions
-
-            self.legal = legal_actions(self)
+            self.legal = _flow().legal_actions(self)
         return self.legal
 
     def apply(self, action: Action) -> None:
         """Apply a legal action and run on to the next decision."""
-        from kessen.games.kobo.flow import apply_action
-
-        apply_action(self, action)
+        _flow().apply_action(self, action)
 
     def view(self, viewer: Viewer, lang: str = "ja") -> Json:
         """Board and log as ``viewer`` may see them."""

@@ -1,0 +1,59 @@
+"""A one-line scenario harness for Kōbō tests: build a board, script actions, assert."""
+
+from __future__ import annotations
+
+from kessen.engine.action import Action
+from kessen.games.kobo.game import Side, board, fixed_order_match
+from kessen.games.kobo.state import EMPTY, SLOTS, KoboState
+
+__all__ = [
+    "Side",
+    "board",
+    "fixed_order_match",
+    "play",
+    "legal",
+    "slot_lv",
+    "slot_slug",
+    "log_kinds",
+    "battle_slugs",
+]
+
+
+def play(state: KoboState, *actions: str) -> KoboState:
+    """Apply each action text in turn; fail with the legal list if one is not legal."""
+    for text in actions:
+        action = Action.parse(text)
+        options = state.legal_actions()
+        assert action in options, (
+            f"{text!r} not legal at {state.pending}; legal: {[str(a) for a in options]}"
+        )
+        state.apply(action)
+    return state
+
+
+def legal(state: KoboState) -> list[str]:
+    """The legal actions as text."""
+    return [str(a) for a in state.legal_actions()]
+
+
+def slot_lv(state: KoboState, seat: int, slot: int) -> tuple[int, int]:
+    """(base Lv, current Lv) of the character in ``seat``'s battle slot ``slot`` (1-5)."""
+    card = state.battle[seat * SLOTS + slot - 1]
+    assert card != EMPTY, f"seat {seat} slot {slot} is empty"
+    return state.base[card], state.lv(card)
+
+
+def slot_slug(state: KoboState, seat: int, slot: int) -> str | None:
+    """The card name in a battle slot, or None for a hole."""
+    card = state.battle[seat * SLOTS + slot - 1]
+    return None if card == EMPTY else state.defs[card].slug
+
+
+def battle_slugs(state: KoboState, seat: int) -> list[str | None]:
+    """The five battle slots of ``seat``."""
+    return [slot_slug(state, seat, i) for i in range(1, SLOTS + 1)]
+
+
+def log_kinds(state: KoboState) -> list[str]:
+    """The kinds of all log events so far."""
+    return [e.kind for e in state.log]
