@@ -8,14 +8,14 @@ from kessen.games.kobo.state import EMPTY, SLOTS, KoboState
 
 __all__ = [
     "Side",
+    "battle_slugs",
     "board",
     "fixed_order_match",
-    "play",
     "legal",
+    "log_kinds",
+    "play",
     "slot_lv",
     "slot_slug",
-    "log_kinds",
-    "battle_slugs",
 ]
 
 

@@ -5,6 +5,7 @@ The kernel knows no ruleset by name: ``get("x")`` imports ``kessen.games.x`` on 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -48,10 +49,8 @@ def register(ruleset: Ruleset) -> None:
 def get(name: str) -> Ruleset:
     """The ruleset called ``name``; raises ``KeyError`` with the known names if unknown."""
     if name not in _RULESETS and name.isidentifier():
-        try:
+        with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(f"kessen.games.{name}")
-        except ModuleNotFoundError:
-            pass
     if name not in _RULESETS:
         raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(_RULESETS))}")
     return _RULESETS[name]

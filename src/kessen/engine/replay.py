@@ -73,10 +73,10 @@ class Replay:
 
     def final_state(self, verify: bool = True) -> GameState:
         """The state after the last action."""
-        last: GameState | None = None
-        for last in self.states(verify):
+        states = self.states(verify)
+        last = next(states)
+        for last in states:  # noqa: B007 - the loop keeps the newest state
             pass
-        assert last is not None
         return last
 
     def _check(self, step: int, state: GameState, verify: bool) -> None:

@@ -73,8 +73,7 @@ TARGETED_VERBS = frozenset({Verb.MODIFY_LV, Verb.RETREAT_IF_ZERO, Verb.CHANGE_TA
 # Verbs allowed on deploy cards (used in the standby) and on chain cards (traps, tactics).
 DEPLOY_VERBS = frozenset({Verb.MODIFY_LV, Verb.DRAW, Verb.SUMMON_TOP, Verb.NOMINATE})
 CHAIN_VERBS = frozenset(
-    {Verb.MODIFY_LV, Verb.RETREAT_IF_ZERO, Verb.CHANGE_TARGET, Verb.NEGATE_ATTACK,
-     Verb.NEGATE_LAST}
+    {Verb.MODIFY_LV, Verb.RETREAT_IF_ZERO, Verb.CHANGE_TARGET, Verb.NEGATE_ATTACK, Verb.NEGATE_LAST}
 )
 
 

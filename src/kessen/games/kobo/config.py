@@ -86,8 +86,9 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
                 problems.append(f"decks[{seat}]: expected a deck name or a deck object")
             if deck is not None:
                 if raw.get("validate", True):
-                    problems.extend(f"decks[{seat}] ({deck.slug}): {e}" for e in
-                                    deck_errors(deck, pool))
+                    problems.extend(
+                        f"decks[{seat}] ({deck.slug}): {e}" for e in deck_errors(deck, pool)
+                    )
                 decks.append(deck)
     best_of = raw.get("best_of", 3)
     if not isinstance(best_of, int) or best_of < 1 or best_of % 2 == 0:

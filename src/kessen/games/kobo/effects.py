@@ -64,9 +64,17 @@ def run_step(state: KoboState, seat: int, card: int, step: Step, chosen: int) ->
                 state.base[target] = max(0, state.base[target] + step.amount)
             else:
                 state.temp[target] += step.amount
-            _log(state, "lv", card=cdef.slug, seat=state.owner[target],
-                 slot=state.slot_of(target) + 1, amount=step.amount,
-                 permanent=cdef.permanent, base=state.base[target], lv=state.lv(target))
+            _log(
+                state,
+                "lv",
+                card=cdef.slug,
+                seat=state.owner[target],
+                slot=state.slot_of(target) + 1,
+                amount=step.amount,
+                permanent=cdef.permanent,
+                base=state.base[target],
+                lv=state.lv(target),
+            )
     elif verb is Verb.RETREAT_IF_ZERO:
         for target in _affected(state, seat, cdef, chosen):
             if state.lv(target) == 0:
@@ -75,8 +83,13 @@ def run_step(state: KoboState, seat: int, card: int, step: Step, chosen: int) ->
         targets = _affected(state, seat, cdef, chosen)
         if targets and targets[0] != state.target:
             state.target = targets[0]
-            _log(state, "target_changed", card=cdef.slug, seat=state.owner[targets[0]],
-                 slot=state.slot_of(targets[0]) + 1)
+            _log(
+                state,
+                "target_changed",
+                card=cdef.slug,
+                seat=state.owner[targets[0]],
+                slot=state.slot_of(targets[0]) + 1,
+            )
     elif verb is Verb.NEGATE_ATTACK:
         state.negated = True
         _log(state, "attack_negated", card=cdef.slug)
@@ -98,8 +111,7 @@ def resolve_link(state: KoboState, link: Link) -> None:
             if 0 <= chosen < len(state.chain):
                 victim = state.chain[chosen]
                 state.chain[chosen] = (victim[0], victim[1], victim[2], True)
-                _log(state, "link_negated", link=chosen + 1,
-                     card=state.defs[victim[0]].slug)
+                _log(state, "link_negated", link=chosen + 1, card=state.defs[victim[0]].slug)
         else:
             run_step(state, seat, card, step, chosen)
 

@@ -38,8 +38,12 @@ def end_game(state: KoboState, winner: int, reason: str, scores: list[int] | Non
     """Score the game; start the next one, or end the match once a seat has enough wins."""
     state.stack.clear()
     state.results.append((winner, reason, state.turn))
-    info: dict[str, object] = {"game": state.game_no, "winner": winner, "reason": reason,
-                               "turn": state.turn}
+    info: dict[str, object] = {
+        "game": state.game_no,
+        "winner": winner,
+        "reason": reason,
+        "turn": state.turn,
+    }
     if scores is not None:
         info["scores"] = scores
     state.log.append(Event("game_end", info))

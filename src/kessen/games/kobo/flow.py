@@ -60,8 +60,13 @@ def _slot_actions(verb: str, slots: list[int]) -> list[Action]:
     return [Action.of(verb, i + 1) for i in slots]
 
 
-def _log(state: KoboState, kind: str, private_to: int = -1, private: dict[str, object] | None = None,
-         **public: object) -> None:
+def _log(
+    state: KoboState,
+    kind: str,
+    private_to: int = -1,
+    private: dict[str, object] | None = None,
+    **public: object,
+) -> None:
     state.log.append(Event(kind, public, private_to, private))
 
 
@@ -135,8 +140,14 @@ def _step_standby(state: KoboState, frame: Frame) -> Prompt | None:
     _log(state, "standby", seat=seat)
     while True:
         drawn = draw_main(state, seat, STANDBY_DRAW)
-        _log(state, "draw", seat=seat, count=len(drawn), private_to=seat,
-             private={"cards": [_slug(state, c) for c in drawn]})
+        _log(
+            state,
+            "draw",
+            seat=seat,
+            count=len(drawn),
+            private_to=seat,
+            private={"cards": [_slug(state, c) for c in drawn]},
+        )
         if any(state.defs[c].is_character for c in hand) or not any(
             state.defs[c].is_character for c in deck
         ):
@@ -215,8 +226,14 @@ def _apply_trap(state: KoboState, frame: Frame, action: Action) -> None:
     slot = int(action.args[0]) - 1
     state.zone(seat, RESOLVING).remove(card)
     state.strategy[seat * SLOTS + slot] = card
-    _log(state, "set", seat=seat, slot=slot + 1, private_to=seat,
-         private={"card": _slug(state, card)})
+    _log(
+        state,
+        "set",
+        seat=seat,
+        slot=slot + 1,
+        private_to=seat,
+        private={"card": _slug(state, card)},
+    )
 
 
 def _step_deploy(state: KoboState, frame: Frame) -> Prompt | None:
@@ -281,8 +298,14 @@ def _step_deploy_steps(state: KoboState, frame: Frame) -> Prompt | None:
         state.stack.append(("nominate", seat))
     elif step.verb is Verb.DRAW:
         drawn = draw_main(state, seat, step.amount)
-        _log(state, "draw", seat=seat, count=len(drawn), private_to=seat,
-             private={"cards": [_slug(state, c) for c in drawn]})
+        _log(
+            state,
+            "draw",
+            seat=seat,
+            count=len(drawn),
+            private_to=seat,
+            private={"cards": [_slug(state, c) for c in drawn]},
+        )
     else:
         effects.run_step(state, seat, card, step, target)
     return None
@@ -393,8 +416,14 @@ def _step_tactics(state: KoboState, frame: Frame) -> Prompt | None:
     state.stack.pop()
     hand = state.zone(seat, THAND)
     shuffle_zone(state, seat, TDECK)
-    _log(state, "tactics_hand", seat=seat, count=len(hand), private_to=seat,
-         private={"cards": [_slug(state, c) for c in hand]})
+    _log(
+        state,
+        "tactics_hand",
+        seat=seat,
+        count=len(hand),
+        private_to=seat,
+        private={"cards": [_slug(state, c) for c in hand]},
+    )
     return None
 
 
@@ -431,8 +460,9 @@ def _step_turn_start(state: KoboState, frame: Frame) -> Prompt | None:
     if len(hand) <= TACTICS_DRAW_AT_MOST and deck:
         card = deck.pop()
         hand.append(card)
-        _log(state, "tactics_draw", seat=seat, private_to=seat,
-             private={"card": _slug(state, card)})
+        _log(
+            state, "tactics_draw", seat=seat, private_to=seat, private={"card": _slug(state, card)}
+        )
     state.stack.append(("turn_decide",))
     return None
 
@@ -563,8 +593,15 @@ def _apply_declare(state: KoboState, frame: Frame, action: Action) -> None:
     state.resolved.clear()
     state.priority = 1 - seat
     state.chain_passes = 0
-    _log(state, "declare", seat=seat, attackers=[state.slot_of(a) + 1 for a in attackers],
-         target=slot + 1, attack=sum(state.lv(a) for a in attackers), defence=state.lv(target))
+    _log(
+        state,
+        "declare",
+        seat=seat,
+        attackers=[state.slot_of(a) + 1 for a in attackers],
+        target=slot + 1,
+        attack=sum(state.lv(a) for a in attackers),
+        defence=state.lv(target),
+    )
     state.stack[-1] = ("cleanup",)
     state.stack += [("result",), ("resolve",), ("chain",)]
 
@@ -642,7 +679,8 @@ def _add_link(state: KoboState, seat: int, card: int, target: int) -> None:
         info = {"target_seat": state.owner[target], "target_slot": state.slot_of(target) + 1}
     elif cdef.has(Verb.NEGATE_LAST):
         info = {"negates": target + 1}
-    _log(state, "activate", seat=seat, card=cdef.slug, link=len(state.chain), **info)
+    public: dict[str, object] = {"seat": seat, "card": cdef.slug, "link": len(state.chain)}
+    state.log.append(Event("activate", public | info))
     state.priority = seat if cdef.chain_again else 1 - seat
     state.chain_passes = 0
 
@@ -719,8 +757,13 @@ def _step_sweep(state: KoboState, frame: Frame) -> Prompt | None:
     state.stack.pop()
     for card in list(state.battle):
         if card != EMPTY and state.base[card] <= 0:
-            _log(state, "base_zero", seat=state.owner[card], slot=state.slot_of(card) + 1,
-                 card=_slug(state, card))
+            _log(
+                state,
+                "base_zero",
+                seat=state.owner[card],
+                slot=state.slot_of(card) + 1,
+                card=_slug(state, card),
+            )
             retreat(state, card)
     check_end(state)
     return None
@@ -842,4 +885,3 @@ def apply_action(state: KoboState, action: Action) -> None:
     state.prompt = None
     state.legal = None
     advance(state)
-

@@ -36,8 +36,9 @@ def start(config: KoboConfig, seed: int, cards: list[list[str]]) -> KoboState:
 
 
 def _scratch_deck(name: str, main: Sequence[str], tactics: Sequence[str]) -> Deck:
-    return Deck(name, name, name, "", "", tuple((s, 1) for s in main),
-                tuple((s, 1) for s in tactics))
+    return Deck(
+        name, name, name, "", "", tuple((s, 1) for s in main), tuple((s, 1) for s in tactics)
+    )
 
 
 def fixed_order_match(
@@ -93,12 +94,22 @@ def board(
     lists: list[list[str]] = []
     for s in sides:
         lists.append(
-            [x for x in s.battle if x] + [x for x in s.traps if x] + list(s.tactics_hand)
-            + list(s.tactics_deck) + list(s.main_deck) + list(s.hand) + list(s.retreat)
+            [x for x in s.battle if x]
+            + [x for x in s.traps if x]
+            + list(s.tactics_hand)
+            + list(s.tactics_deck)
+            + list(s.main_deck)
+            + list(s.hand)
+            + list(s.retreat)
         )
     decks = tuple(_scratch_deck(f"p{i}", lists[i], ()) for i in (0, 1))
-    config = KoboConfig((decks[0], decks[1]), best_of=best_of, turn_limit=turn_limit,
-                        first_player=turn_player, shuffle=False)
+    config = KoboConfig(
+        (decks[0], decks[1]),
+        best_of=best_of,
+        turn_limit=turn_limit,
+        first_player=turn_player,
+        shuffle=False,
+    )
     state = KoboState.blank(config, seed, lists)
     state.game_no = 1
     for seat, s in enumerate(sides):

@@ -57,11 +57,12 @@ def retreat(state: KoboState, card: int) -> None:
         return
     state.battle[seat * SLOTS + slot] = EMPTY
     state.zone(seat, RETREAT).append(card)
-    state.log.append(Event("retreat", {"seat": seat, "slot": slot + 1,
-                                       "card": state.defs[card].slug}))
+    state.log.append(
+        Event("retreat", {"seat": seat, "slot": slot + 1, "card": state.defs[card].slug})
+    )
 
 
 def shuffle_zone(state: KoboState, seat: int, zone: int) -> None:
-    """Shuffle one of ``seat``'s zones with the game's RNG (skipped in the fixed-order test mode)."""
+    """Shuffle one of ``seat``'s zones with the game's RNG (not in the fixed-order test mode)."""
     if state.config.shuffle:
         state.rng.shuffle(state.zone(seat, zone))

@@ -6,9 +6,13 @@ Used by search players (to sample worlds consistent with their own view) and by 
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from kessen.engine.rng import Rng
 from kessen.games.kobo.cards import CardKind
 from kessen.games.kobo.state import HAND, MAIN_DECK, REVEAL, SLOTS, TDECK, THAND, KoboState
+
+S = TypeVar("S", bound=KoboState)
 
 
 def _redistribute(rng: Rng, zones: list[list[int]]) -> None:
@@ -22,7 +26,7 @@ def _redistribute(rng: Rng, zones: list[list[int]]) -> None:
         start += size
 
 
-def resample(state: KoboState, seat: int, seed: int) -> KoboState:
+def resample(state: S, seat: int, seed: int) -> S:
     """A copy of ``state`` in which everything hidden from ``seat`` is redealt at random.
 
     Redealt: the order of ``seat``'s own decks; the opponent's tactics hand with its tactics
@@ -36,7 +40,8 @@ def resample(state: KoboState, seat: int, seed: int) -> KoboState:
     rng.shuffle(new.zone(seat, TDECK))
     _redistribute(rng, [new.zone(opp, THAND), new.zone(opp, TDECK)])
     slots = [
-        i for i in range(opp * SLOTS, opp * SLOTS + SLOTS)
+        i
+        for i in range(opp * SLOTS, opp * SLOTS + SLOTS)
         if new.strategy[i] != -1 and not new.faceup[new.strategy[i]]
     ]
     hidden = [new.strategy[i] for i in slots] + new.zone(opp, HAND) + new.zone(opp, MAIN_DECK)

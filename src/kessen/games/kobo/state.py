@@ -27,12 +27,20 @@ SLOTS = 5
 MAIN_DECK, HAND, TDECK, THAND, RETREAT, EXCLUDED, REVEAL, RESOLVING = range(8)
 ZONES = 8
 ZONE_NAMES = (
-    "main_deck", "hand", "tactics_deck", "tactics_hand", "retreat", "excluded", "reveal",
+    "main_deck",
+    "hand",
+    "tactics_deck",
+    "tactics_hand",
+    "retreat",
+    "excluded",
+    "reveal",
     "resolving",
 )
 
 Frame = tuple[Any, ...]
-Link = tuple[int, int, int, bool]  # card, controller seat, chosen target (id, link no. or -1), negated
+Link = tuple[
+    int, int, int, bool
+]  # card, controller seat, chosen target (id, link no. or -1), negated
 
 
 def _flow() -> ModuleType:
@@ -52,10 +60,37 @@ class KoboState(GameState):
     ruleset: ClassVar[str] = "kobo"
 
     __slots__ = (
-        "config", "defs", "owner", "rng", "zones", "battle", "strategy", "base", "temp",
-        "faceup", "stack", "prompt", "prompt_id", "legal", "chain", "resolved", "attackers",
-        "target", "negated", "attacker_seat", "priority", "chain_passes", "turn", "turn_player",
-        "first_player", "passes", "wins", "game_no", "results", "match_result", "log",
+        "attacker_seat",
+        "attackers",
+        "base",
+        "battle",
+        "chain",
+        "chain_passes",
+        "config",
+        "defs",
+        "faceup",
+        "first_player",
+        "game_no",
+        "legal",
+        "log",
+        "match_result",
+        "negated",
+        "owner",
+        "passes",
+        "priority",
+        "prompt",
+        "prompt_id",
+        "resolved",
+        "results",
+        "rng",
+        "stack",
+        "strategy",
+        "target",
+        "temp",
+        "turn",
+        "turn_player",
+        "wins",
+        "zones",
     )
 
     config: KoboConfig
@@ -163,14 +198,16 @@ class KoboState(GameState):
     def face_down_traps(self, seat: int) -> list[int]:
         """Ids of ``seat``'s face-down traps, in slot order."""
         return [
-            c for c in self.strategy[seat * SLOTS : seat * SLOTS + SLOTS]
+            c
+            for c in self.strategy[seat * SLOTS : seat * SLOTS + SLOTS]
             if c != EMPTY and not self.faceup[c]
         ]
 
     def remaining_cards(self, seat: int) -> int:
         """Face-down traps + tactics hand + tactics deck (the wipe tie-breaker)."""
         return (
-            len(self.face_down_traps(seat)) + len(self.zone(seat, THAND))
+            len(self.face_down_traps(seat))
+            + len(self.zone(seat, THAND))
             + len(self.zone(seat, TDECK))
         )
 
@@ -192,8 +229,9 @@ class KoboState(GameState):
         """The match result once decided."""
         if self.match_result is None:
             return None
-        return Outcome(self.match_result[0] if self.match_result[0] >= 0 else None,
-                       self.match_result[1])
+        return Outcome(
+            self.match_result[0] if self.match_result[0] >= 0 else None, self.match_result[1]
+        )
 
     def legal_actions(self) -> list[Action]:
         """The legal answers to the pending decision, in a fixed order."""
@@ -341,7 +379,9 @@ class KoboState(GameState):
         if bad:
             raise AssertionError(f"cards not in exactly one place: {bad}")
         for i, card in enumerate(self.battle):
-            if card != EMPTY and (not self.defs[card].is_character or self.owner[card] != i // SLOTS):
+            if card != EMPTY and (
+                not self.defs[card].is_character or self.owner[card] != i // SLOTS
+            ):
                 raise AssertionError(f"battle slot {i} holds a wrong card {card}")
         for i, card in enumerate(self.strategy):
             if card != EMPTY and self.owner[card] != i // SLOTS:

@@ -125,15 +125,16 @@ def _context(state: KoboState, viewer: int | None, everything: bool, lang: str) 
     kind = frame[0]
     seat = state.prompt[0]
     sees = everything or viewer == seat
-    if kind in ("char", "trap", "deploy", "deploy_go", "summon_slot", "blind_slot",
-                "chain_target"):
+    if kind in ("char", "trap", "deploy", "deploy_go", "summon_slot", "blind_slot", "chain_target"):
         public = kind in ("deploy_go", "summon_slot", "blind_slot", "chain_target")
         return {"card": _card(state, frame[2], lang)} if sees or public else {}
     if kind == "nominate":
         return {"named": list(frame[2:])} if sees else {}
     if kind == "declare":
-        return {"attackers": [state.slot_of(a) + 1 for a in frame[1:]],
-                "total": sum(state.lv(a) for a in frame[1:])}
+        return {
+            "attackers": [state.slot_of(a) + 1 for a in frame[1:]],
+            "total": sum(state.lv(a) for a in frame[1:]),
+        }
     if kind == "tactics":
         return {"left": frame[2]}
     if kind == "penalty":
