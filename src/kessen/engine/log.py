@@ -14,12 +14,17 @@ NOBODY = -1
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One log entry. ``public`` is seen by all; ``private`` only by seat ``private_to``."""
+    """One log entry. ``public`` is seen by all; ``private`` only by seat ``private_to``.
+
+    ``reveals`` names the seat whose hidden card this event made public (or ``NOBODY``):
+    undo may not cross such an event for the other seats.
+    """
 
     kind: str
     public: dict[str, Any] = field(default_factory=dict)
     private_to: int = NOBODY
     private: dict[str, Any] | None = None
+    reveals: int = NOBODY
 
     def visible(self, viewer: int | None, everything: bool = False) -> dict[str, Any]:
         """The entry as ``viewer`` sees it (``everything`` shows the private part too)."""
@@ -30,10 +35,10 @@ class Event:
 
     def to_json(self) -> list[Any]:
         """Compact JSON form."""
-        return [self.kind, self.public, self.private_to, self.private]
+        return [self.kind, self.public, self.private_to, self.private, self.reveals]
 
     @staticmethod
     def from_json(data: list[Any]) -> Event:
         """Inverse of :meth:`to_json`."""
-        kind, public, private_to, private = data
-        return Event(kind, public, private_to, private)
+        kind, public, private_to, private, reveals = data
+        return Event(kind, public, private_to, private, reveals)

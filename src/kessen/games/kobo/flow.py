@@ -65,9 +65,10 @@ def _log(
     kind: str,
     private_to: int = -1,
     private: dict[str, object] | None = None,
+    reveals: int = -1,
     **public: object,
 ) -> None:
-    state.log.append(Event(kind, public, private_to, private))
+    state.log.append(Event(kind, public, private_to, private, reveals))
 
 
 def _slug(state: KoboState, card: int) -> str:
@@ -152,7 +153,7 @@ def _step_standby(state: KoboState, frame: Frame) -> Prompt | None:
             state.defs[c].is_character for c in deck
         ):
             break
-        _log(state, "redraw", seat=seat, cards=[_slug(state, c) for c in hand])
+        _log(state, "redraw", reveals=seat, seat=seat, cards=[_slug(state, c) for c in hand])
         deck[:0] = hand  # back under the deck, then shuffled
         hand.clear()
         shuffle_zone(state, seat, MAIN_DECK)
@@ -186,7 +187,7 @@ def _step_char(state: KoboState, frame: Frame) -> Prompt | None:
     _, seat, card = frame
     if not free_slots(state.battle, seat):
         move(state, card, state.zone(seat, RESOLVING), state.zone(seat, RETREAT))
-        _log(state, "no_slot", seat=seat, card=_slug(state, card))
+        _log(state, "no_slot", reveals=seat, seat=seat, card=_slug(state, card))
         state.stack.pop()
         return None
     return (seat, "place")
@@ -199,7 +200,15 @@ def _legal_place(state: KoboState, frame: Frame) -> list[Action]:
 def _place(state: KoboState, seat: int, card: int, slot: int, source: int) -> None:
     state.zone(seat, source).remove(card)
     state.battle[seat * SLOTS + slot] = card
-    _log(state, "place", seat=seat, slot=slot + 1, card=_slug(state, card))
+    hidden_before = source == RESOLVING  # from the hand; summoned cards were shown already
+    _log(
+        state,
+        "place",
+        reveals=seat if hidden_before else -1,
+        seat=seat,
+        slot=slot + 1,
+        card=_slug(state, card),
+    )
 
 
 def _apply_char(state: KoboState, frame: Frame, action: Action) -> None:
@@ -221,7 +230,7 @@ def _apply_trap(state: KoboState, frame: Frame, action: Action) -> None:
     state.stack.pop()
     if action == DISCARD:
         move(state, card, state.zone(seat, RESOLVING), state.zone(seat, RETREAT))
-        _log(state, "discard", seat=seat, card=_slug(state, card))
+        _log(state, "discard", reveals=seat, seat=seat, card=_slug(state, card))
         return
     slot = int(action.args[0]) - 1
     state.zone(seat, RESOLVING).remove(card)
@@ -248,10 +257,10 @@ def _apply_deploy(state: KoboState, frame: Frame, action: Action) -> None:
     _, seat, card = frame
     if action == DISCARD:
         move(state, card, state.zone(seat, RESOLVING), state.zone(seat, RETREAT))
-        _log(state, "discard", seat=seat, card=_slug(state, card))
+        _log(state, "discard", reveals=seat, seat=seat, card=_slug(state, card))
         state.stack.pop()
         return
-    _log(state, "deploy", seat=seat, card=_slug(state, card))
+    _log(state, "deploy", reveals=seat, seat=seat, card=_slug(state, card))
     state.stack[-1] = ("deploy_go", seat, card)
 
 
@@ -326,7 +335,7 @@ def _step_summon_top(state: KoboState, frame: Frame) -> Prompt | None:
         if state.defs[card].is_character:
             found = card
             break
-    _log(state, "reveal", seat=seat, cards=[_slug(state, c) for c in reveal])
+    _log(state, "reveal", reveals=seat, seat=seat, cards=[_slug(state, c) for c in reveal])
     if found == EMPTY:
         _return_reveal(state, seat)
         _log(state, "summon_fail", seat=seat, reason="no_character")
@@ -388,7 +397,7 @@ def _apply_nominate(state: KoboState, frame: Frame, action: Action) -> None:
     reveal = state.zone(seat, REVEAL)
     for slug in named:
         move(state, _find(state, deck, slug), deck, reveal)
-    _log(state, "nominate", seat=seat, cards=list(named))
+    _log(state, "nominate", reveals=seat, seat=seat, cards=list(named))
     state.rng.shuffle(reveal)  # turned face down and shuffled
     state.stack[-1] = ("blind", seat)
 
@@ -405,7 +414,9 @@ def _apply_blind(state: KoboState, frame: Frame, action: Action) -> None:
     seat = frame[1]
     position = int(action.args[0])
     card = state.zone(seat, REVEAL)[position - 1]
-    _log(state, "blind_pick", seat=1 - seat, position=position, card=_slug(state, card))
+    _log(
+        state, "blind_pick", reveals=seat, seat=1 - seat, position=position, card=_slug(state, card)
+    )
     state.stack[-1] = ("blind_slot", seat, card)
 
 
@@ -503,7 +514,7 @@ def _pass_turn(state: KoboState, seat: int) -> None:
         taken.append(_slug(state, card))
         count -= 1
     if taken:
-        _log(state, "exclude", seat=seat, cards=taken, source="tactics_deck")
+        _log(state, "exclude", reveals=seat, seat=seat, cards=taken, source="tactics_deck")
     if count and _penalty_sources(state, seat):
         state.stack.append(("penalty", seat, count))
 
@@ -547,7 +558,7 @@ def _apply_penalty(state: KoboState, frame: Frame, action: Action) -> None:
         state.strategy[index] = EMPTY
         excluded.append(card)
         source = "trap"
-    _log(state, "exclude", seat=seat, cards=[_slug(state, card)], source=source)
+    _log(state, "exclude", reveals=seat, seat=seat, cards=[_slug(state, card)], source=source)
     state.stack[-1] = ("penalty", seat, left - 1)
 
 
@@ -680,7 +691,7 @@ def _add_link(state: KoboState, seat: int, card: int, target: int) -> None:
     elif cdef.has(Verb.NEGATE_LAST):
         info = {"negates": target + 1}
     public: dict[str, object] = {"seat": seat, "card": cdef.slug, "link": len(state.chain)}
-    state.log.append(Event("activate", public | info))
+    state.log.append(Event("activate", public | info, reveals=seat))
     state.priority = seat if cdef.chain_again else 1 - seat
     state.chain_passes = 0
 
