@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from kessen.engine.action import Action
+from kessen.engine.log import Event
 
 Json = dict[str, Any]
 #: A seat number (0, 1, ...) or ``None`` for an observer who sees public information only.
@@ -98,6 +99,10 @@ class GameState(ABC):
     @abstractmethod
     def view_all(self, lang: str = "ja") -> Json:
         """Everything, for finished games and for spectators who asked to see all."""
+
+    @abstractmethod
+    def log_events(self) -> Sequence[Event]:
+        """The raw log (unredacted: for the server's bookkeeping, never sent as is)."""
 
     @abstractmethod
     def clone(self) -> Self:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kessen.engine.contract import GameState, Json
+from kessen.engine.players import Player
 
 
 class NewGame(Protocol):
@@ -26,9 +27,31 @@ class FromJson(Protocol):
     def __call__(self, data: Mapping[str, Any]) -> GameState: ...
 
 
+class PlayerFactory(Protocol):
+    """Builds a COM player from a seed."""
+
+    def __call__(self, seed: int) -> Player: ...
+
+
+class Describe(Protocol):
+    """Turns one view log entry into a line of text for ``viewer`` in ``lang``."""
+
+    def __call__(self, entry: Json, lang: str, viewer: int | None) -> str: ...
+
+
+class Catalog(Protocol):
+    """The public card and deck information a client needs, in ``lang``."""
+
+    def __call__(self, lang: str) -> Json: ...
+
+
 @dataclass(frozen=True)
 class Ruleset:
-    """What a ruleset offers the rest of the system."""
+    """What a ruleset offers the rest of the system.
+
+    ``players`` maps COM level names to factories, weakest first; ``describe`` renders log
+    entries as text; ``catalog`` lists cards and decks for clients.
+    """
 
     name: str
     version: str
@@ -36,6 +59,9 @@ class Ruleset:
     from_json: FromJson
     default_config: Json
     data_hash: str
+    players: Mapping[str, PlayerFactory]
+    describe: Describe
+    catalog: Catalog
 
 
 _RULESETS: dict[str, Ruleset] = {}

@@ -1,11 +1,29 @@
 """Kōbō (攻防): the first ruleset, registered with the kernel under the name ``kobo``."""
 
+from __future__ import annotations
+
 from kessen import __version__
 from kessen.engine import registry
+from kessen.engine.contract import Json
+from kessen.engine.players import Player, RandomPlayer
+from kessen.games.kobo.catalog import catalog
 from kessen.games.kobo.config import default_config
 from kessen.games.kobo.game import new_game
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.state import KoboState
+
+
+def _heuristic(seed: int) -> Player:
+    from kessen.games.kobo.heuristic import HeuristicPlayer
+
+    return HeuristicPlayer(seed)
+
+
+def _describe(entry: Json, lang: str, viewer: int | None) -> str:
+    from kessen.games.kobo.logtext import describe
+
+    return describe(entry, lang, viewer)
+
 
 registry.register(
     registry.Ruleset(
@@ -15,6 +33,9 @@ registry.register(
         from_json=KoboState.from_json,
         default_config=default_config(),
         data_hash=load_pool().data_hash,
+        players={"random": RandomPlayer, "heuristic": _heuristic},
+        describe=_describe,
+        catalog=catalog,
     )
 )
 

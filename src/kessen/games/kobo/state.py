@@ -255,6 +255,10 @@ class KoboState(GameState):
 
         return render(self, None, everything=True, lang=lang)
 
+    def log_events(self) -> list[Event]:
+        """The raw event log."""
+        return self.log
+
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
         new = self.__class__.__new__(self.__class__)

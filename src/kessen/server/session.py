@@ -1,0 +1,273 @@
+"""One match being played on the server: its seats, its history, undo/redo, COM moves.
+
+A session is game-agnostic: it talks to the game only through the engine contract. Each seat
+is a human or a COM level. The history keeps every state (cheap clones), so undo restores a
+snapshot and redo re-applies the recorded actions; the game's RNG lives in the state, so redo
+never re-rolls anything.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from kessen.engine import registry
+from kessen.engine.action import Action, ActionParseError
+from kessen.engine.contract import GameState, Json, RulesError
+from kessen.engine.log import NOBODY
+from kessen.engine.replay import Replay
+
+Mode = Literal["vs_com", "com_vs_com"]
+SPECTATOR = -1
+
+
+class SessionError(RulesError):
+    """A request the session refuses; the message says why and nothing changed."""
+
+
+@dataclass
+class Session:
+    """A match on the server."""
+
+    id: str
+    ruleset: str
+    config: Json
+    seed: int
+    mode: Mode
+    com: dict[int, str]
+    pace: float
+    states: list[GameState] = field(default_factory=list)
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    redo_groups: list[list[tuple[int, Action]]] = field(default_factory=list)
+    cursor: int | None = None
+    tokens: dict[str, int] = field(default_factory=dict)
+    version: int = 0
+    replay: Replay | None = None
+
+    @staticmethod
+    def create(
+        ruleset: str, config: Json, seed: int, mode: Mode, com_level: str, pace: float
+    ) -> Session:
+        """A new session; raises :class:`RulesError` for a bad config or COM level."""
+        rules = registry.get(ruleset)
+        if com_level not in rules.players:
+            raise SessionError(
+                f"unknown COM level {com_level!r}; known: {', '.join(rules.players)}"
+            )
+        state = rules.new_game(config, seed)
+        com = {1: com_level} if mode == "vs_com" else {0: com_level, 1: com_level}
+        session = Session(secrets.token_hex(8), ruleset, config, seed, mode, com, pace)
+        session.states.append(state)
+        session.replay = Replay.start(state, config, seed)
+        return session
+
+    # --- seats ------------------------------------------------------------------------
+
+    def new_token(self, seat: int) -> str:
+        """A token that identifies a connection as ``seat`` (or :data:`SPECTATOR`)."""
+        token = secrets.token_urlsafe(16)
+        self.tokens[token] = seat
+        return token
+
+    def seat_of(self, token: str) -> int:
+        """The seat a token stands for; raises if unknown."""
+        if token not in self.tokens:
+            raise SessionError("unknown token for this game")
+        return self.tokens[token]
+
+    @property
+    def human_seats(self) -> list[int]:
+        """Seats played by people."""
+        return [s for s in range(self.live.seats) if s not in self.com]
+
+    # --- states -----------------------------------------------------------------------
+
+    @property
+    def live(self) -> GameState:
+        """The newest state."""
+        return self.states[-1]
+
+    @property
+    def shown(self) -> GameState:
+        """The state on screen: the live one, or a step of the history in COM vs COM."""
+        return self.states[self.cursor] if self.cursor is not None else self.live
+
+    def com_to_move(self) -> int | None:
+        """The COM seat that must decide now, if any (never while browsing the history)."""
+        pending = self.live.pending
+        if pending is None or self.cursor is not None or pending.seat not in self.com:
+            return None
+        return pending.seat
+
+    def _push(self, seat: int, action: Action, state: GameState) -> None:
+        self.states.append(state)
+        self.actions.append((seat, action))
+        if self.replay is not None:
+            self.replay.record(action, state)
+        self.version += 1
+
+    def act(self, seat: int, prompt_id: int, text: str) -> None:
+        """A human's answer; refused (nothing changes) unless it answers the live prompt."""
+        if seat == SPECTATOR or seat in self.com:
+            raise SessionError("this connection does not play a seat")
+        if self.cursor is not None:
+            raise SessionError("you are viewing the history; return to live play first")
+        try:
+            action = Action.parse(text)
+        except ActionParseError as err:
+            raise SessionError(str(err)) from err
+        state = self.live.clone()
+        state.answer(seat, prompt_id, action)
+        self.redo_groups.clear()
+        self._push(seat, action, state)
+
+    def com_seed(self) -> int:
+        """The seed of the COM decision now pending: fixed by the game seed and prompt id, so
+        the same position always gets the same COM answer (replays and redo stay exact)."""
+        pending = self.live.pending
+        return self.seed * 1_000_003 + (pending.prompt_id if pending else 0)
+
+    def apply_com(self, seat: int, action: Action) -> None:
+        """Apply the action COM chose for ``seat`` from its own view."""
+        if self.com_to_move() != seat:
+            raise SessionError("it is not that COM's decision")
+        state = self.live.clone()
+        state.apply(action)
+        self._push(seat, action, state)
+
+    def com_step(self) -> Action | None:
+        """Let the COM whose turn it is decide from its own view, and apply its action."""
+        seat = self.com_to_move()
+        if seat is None:
+            return None
+        rules = registry.get(self.ruleset)
+        player = rules.players[self.com[seat]](self.com_seed())
+        action = player.choose(self.live.view(seat), self.live.legal_actions())
+        self.apply_com(seat, action)
+        return action
+
+    # --- undo / redo ------------------------------------------------------------------
+
+    def _undo_target(self, seat: int) -> tuple[int | None, str | None]:
+        """Index of the state before ``seat``'s last decision, or why there is none."""
+        index = next(
+            (i for i in range(len(self.actions) - 1, -1, -1) if self.actions[i][0] == seat), None
+        )
+        if index is None:
+            return None, "nothing to undo yet"
+        before = len(self.states[index].log_events())
+        for event in self.live.log_events()[before:]:
+            if event.reveals not in (NOBODY, seat):
+                return None, "cannot undo past a moment when the opponent's hidden card was shown"
+        return index, None
+
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last decision with the replies that followed (vs COM), or step
+        back through the history (COM vs COM)."""
+        if self.mode == "com_vs_com":
+            current = self.cursor if self.cursor is not None else len(self.states) - 1
+            if current == 0:
+                raise SessionError("already at the first step")
+            self.cursor = current - 1
+            self.version += 1
+            return
+        index, reason = self._undo_target(seat)
+        if index is None:
+            raise SessionError(reason or "cannot undo")
+        self.redo_groups.append(self.actions[index:])
+        del self.states[index + 1 :]
+        del self.actions[index:]
+        if self.replay is not None:
+            self.replay = self._rebuilt_replay()
+        self.version += 1
+
+    def redo(self, seat: int) -> None:
+        """Re-apply the last undone group (vs COM), or step forward in the history."""
+        if self.mode == "com_vs_com":
+            if self.cursor is None:
+                raise SessionError("already live")
+            self.cursor += 1
+            if self.cursor >= len(self.states) - 1:
+                self.cursor = None
+            self.version += 1
+            return
+        if not self.redo_groups:
+            raise SessionError("nothing to redo")
+        for who, action in self.redo_groups.pop():
+            state = self.live.clone()
+            state.apply(action)
+            self._push(who, action, state)
+
+    def go_live(self) -> None:
+        """Leave the history and follow live play again."""
+        self.cursor = None
+        self.version += 1
+
+    def _rebuilt_replay(self) -> Replay:
+        replay = Replay.start(self.states[0], self.config, self.seed)
+        for (_, action), state in zip(self.actions, self.states[1:], strict=True):
+            replay.record(action, state)
+        return replay
+
+    def history(self, seat: int) -> Json:
+        """What the undo/redo buttons may do for ``seat``, and where the undo boundary is."""
+        if self.mode == "com_vs_com":
+            current = self.cursor if self.cursor is not None else len(self.states) - 1
+            return {
+                "can_undo": current > 0,
+                "can_redo": self.cursor is not None,
+                "live": self.cursor is None,
+                "step": current,
+                "steps": len(self.states) - 1,
+                "undo_blocked": None,
+                "boundary_log": None,
+            }
+        index, reason = self._undo_target(seat)
+        boundary = None
+        for i, event in enumerate(self.live.log_events()):
+            if event.reveals not in (NOBODY, seat):
+                boundary = i
+        return {
+            "can_undo": index is not None,
+            "can_redo": bool(self.redo_groups),
+            "live": True,
+            "step": len(self.states) - 1,
+            "steps": len(self.states) - 1,
+            "undo_blocked": reason if index is None and self.actions else None,
+            "boundary_log": boundary,
+        }
+
+    # --- views ------------------------------------------------------------------------
+
+    def view_for(self, seat: int, lang: str, show_all: bool) -> Json:
+        """The shown state as ``seat`` may see it (spectators see the bottom seat's view,
+        or everything when they asked and the mode allows it), with log texts added."""
+        state = self.shown
+        rules = registry.get(self.ruleset)
+        everything = show_all and (self.mode == "com_vs_com" or state.pending is None)
+        viewer = 0 if seat == SPECTATOR else seat
+        view = state.view_all(lang) if everything else state.view(viewer, lang)
+        for entry in view["log"]:
+            entry["text"] = rules.describe(entry, lang, viewer)
+        view["history"] = self.history(viewer)
+        view["session"] = {
+            "id": self.id,
+            "mode": self.mode,
+            "you": None if seat == SPECTATOR else seat,
+            "com": {str(k): v for k, v in self.com.items()},
+            "pace": self.pace,
+            "show_all": everything,
+        }
+        return view
+
+    def summary(self) -> dict[str, Any]:
+        """A short description for listings."""
+        outcome = self.live.outcome
+        return {
+            "id": self.id,
+            "ruleset": self.ruleset,
+            "mode": self.mode,
+            "steps": len(self.actions),
+            "over": outcome is not None,
+        }
