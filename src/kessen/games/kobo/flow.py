@@ -325,6 +325,7 @@ def _step_summon_top(state: KoboState, frame: Frame) -> Prompt | None:
     deck = state.zone(seat, MAIN_DECK)
     reveal = state.zone(seat, REVEAL)
     if not free_slots(state.battle, seat):
+        shuffle_zone(state, seat, MAIN_DECK)
         _log(state, "summon_fail", seat=seat, reason="no_slot")
         state.stack.pop()
         return None
