@@ -22,7 +22,10 @@ def check_end(state: KoboState) -> bool:
     if not alive[0] or not alive[1]:
         end_game(state, 0 if alive[0] else 1, "wipeout", None)
         return True
-    if state.remaining_cards(0) == 0 and state.remaining_cards(1) == 0:
+    # Exhaustion is judged outside an exchange: activated cards stay in the strategy area
+    # until the clean-up, so during an exchange the players are not yet out of cards.
+    exchange = bool(state.attackers)
+    if not exchange and state.remaining_cards(0) == 0 and state.remaining_cards(1) == 0:
         end_by_comparison(state, "exhausted")
         return True
     return False

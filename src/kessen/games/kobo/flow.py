@@ -269,8 +269,9 @@ def _step_deploy_go(state: KoboState, frame: Frame) -> Prompt | None:
     cdef = state.defs[card]
     if cdef.needs_choice:
         if not effects.candidates(state, seat, card):
+            # The steps on the chosen character do nothing; the others (a draw) still happen.
             _log(state, "no_target", seat=seat, card=cdef.slug)
-            state.stack[-1] = ("deploy_steps", seat, card, len(cdef.steps), EMPTY)
+            state.stack[-1] = ("deploy_steps", seat, card, 0, EMPTY)
             return None
         return (seat, "deploy_target")
     state.stack[-1] = ("deploy_steps", seat, card, 0, EMPTY)

@@ -155,10 +155,11 @@ _NOMINATE = {
 _SUMMON_TOP = {
     "ja": "メインデッキを上から1枚ずつ、キャラが出るまで公開する。"
     "そのキャラを自分のバトルエリアの空き枠に召喚し、残りはメインデッキに戻してシャッフルする。"
-    "空き枠がなければ、この効果は無効。",
+    "空き枠がないかデッキにキャラがいなければ何も召喚せず、メインデッキをシャッフルする。",
     "en": "Reveal cards from the top of your main deck until a character appears; summon it "
     "into an empty slot of your battle area and shuffle the rest back into your main deck. "
-    "If you have no empty slot, this does nothing.",
+    "With no empty slot or no character in the deck, nothing is summoned and the deck is "
+    "shuffled.",
 }
 _NEGATE_ATTACK = {
     "ja": "この攻撃を無効にする。攻撃結果の処理は行わない。",
