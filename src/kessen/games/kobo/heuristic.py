@@ -168,8 +168,12 @@ class _Sim:
         side = self.side(link.seat, cdef)
         scope = cdef.target.scope
         if scope is Scope.CHOSEN:
-            ok = link.chosen is not None and self.on_field(link.chosen)
-            return [link.chosen] if ok and link.chosen is not None and link.chosen[0] == side else []
+            chosen = link.chosen
+            return (
+                [chosen]
+                if chosen is not None and self.on_field(chosen) and chosen[0] == side
+                else []
+            )
         if scope is Scope.ALL:
             return self.chars(side)
         if side == self.attacker_seat:
@@ -264,8 +268,13 @@ def _sim_from_view(view: Json) -> _Sim:
         if tgt and tgt.get("slot") is not None:
             chosen = (int(tgt["seat"]), int(tgt["slot"]))
         sim.links.append(
-            _Link(_card(link["slug"]), int(link["seat"]), chosen, link.get("negates"),
-                  bool(link.get("negated")))
+            _Link(
+                _card(link["slug"]),
+                int(link["seat"]),
+                chosen,
+                link.get("negates"),
+                bool(link.get("negated")),
+            )
         )
     return sim
 
@@ -410,8 +419,9 @@ class HeuristicPlayer:
             reverse=True,
         )
         if cdef.has(Verb.NOMINATE):
-            names = sorted({s for s in deck if _card(s).is_character},
-                           key=lambda s: -_card(s).lv)[:3]
+            names = sorted({s for s in deck if _card(s).is_character}, key=lambda s: -_card(s).lv)[
+                :3
+            ]
             if len(names) < 3:
                 return 10
             return 80 + sum(_card(s).lv for s in names) / 3 - 0.1
@@ -501,7 +511,8 @@ class HeuristicPlayer:
         boosts = [
             abs(_amount(c))
             for c in my_hand
-            if c.target is not None and c.target.scope is Scope.CHOSEN
+            if c.target is not None
+            and c.target.scope is Scope.CHOSEN
             and c.when is not Timing.DEFENDING
         ]
         my_boost = max(boosts) if boosts and free and eager else 0
@@ -523,8 +534,13 @@ class HeuristicPlayer:
                     if attack <= defence and not eager:
                         continue
                     score = _attack_score(
-                        attack - defence, int(foe["base"]), worth, size, opp_res,
-                        my_boost if size == 1 else 0, bool(my_hand),
+                        attack - defence,
+                        int(foe["base"]),
+                        worth,
+                        size,
+                        opp_res,
+                        my_boost if size == 1 else 0,
+                        bool(my_hand),
                     )
                     if score is None:
                         continue
@@ -582,9 +598,7 @@ class HeuristicPlayer:
     def _cost(self, cdef: CardDef) -> float:
         return card_cost(cdef)
 
-    def _link_value(
-        self, sim: _Sim, me: int, cdef: CardDef, chosen: Pos | None
-    ) -> float:
+    def _link_value(self, sim: _Sim, me: int, cdef: CardDef, chosen: Pos | None) -> float:
         trial = sim.copy()
         negates = len(trial.links) if cdef.has(Verb.NEGATE_LAST) else None
         trial.links.append(_Link(cdef, me, chosen, negates))
@@ -650,8 +664,9 @@ class HeuristicPlayer:
             return None
         best = max(
             slots,
-            key=lambda s: (int(theirs[s]["base"]), int(theirs[s]["lv"]), -s) if s in theirs
-            else (-1, -1, -s),
+            key=lambda s: (
+                (int(theirs[s]["base"]), int(theirs[s]["lv"]), -s) if s in theirs else (-1, -1, -s)
+            ),
         )
         return Action.of("slot", best)
 

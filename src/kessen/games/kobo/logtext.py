@@ -281,7 +281,11 @@ def _pass(e: Entry, w: _Words) -> str:
 
 _SOURCES = {
     "ja": {"tactics_deck": "戦術デッキ", "tactics_hand": "戦術手札", "trap": "伏せた罠"},
-    "en": {"tactics_deck": "tactics deck", "tactics_hand": "tactics hand", "trap": "face-down traps"},
+    "en": {
+        "tactics_deck": "tactics deck",
+        "tactics_hand": "tactics hand",
+        "trap": "face-down traps",
+    },
 }
 
 
@@ -470,7 +474,8 @@ def _game_end(e: Entry, w: _Words) -> str:
     if w.ja:
         score = f"（{w.seat_scores(scores)}）" if scores else ""
         if not isinstance(winner, int) or winner < 0:
-            return f"第{game}ゲーム終了（ターン{turn}）：完全に同点{score}。このゲームは無効で再試合。"
+            head = f"第{game}ゲーム終了（ターン{turn}）"
+            return f"{head}：完全に同点{score}。このゲームは無効で再試合。"
         return f"第{game}ゲーム終了（ターン{turn}）：{w.who(winner)}の勝ち — {reason}{score}。"
     score = f" ({w.seat_scores(scores)})" if scores else ""
     if not isinstance(winner, int) or winner < 0:

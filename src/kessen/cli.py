@@ -1,0 +1,760 @@
+"""The ``kessen`` command line: watch and simulate Kōbō matches, browse cards and decks, replays.
+
+Every command works from the engine contract only (``new_game``, ``legal_actions``, ``apply``,
+``view``); a match shown on the terminal is always a seat's view, never the true state. User
+errors (an unknown deck, a malformed file) end with a one-line message and a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console, Group
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from kessen.engine import registry
+from kessen.engine.action import Action, ActionParseError
+from kessen.engine.contract import GameState, Json, RulesError
+from kessen.engine.players import Player
+from kessen.engine.registry import PlayerFactory
+from kessen.engine.replay import Replay, ReplayDivergence
+from kessen.games.kobo.cards import CardKind
+from kessen.games.kobo.decks import (
+    Deck,
+    deck_to_json,
+    load_deck,
+    starter_decks,
+    validate_deck,
+)
+from kessen.games.kobo.logtext import describe
+from kessen.games.kobo.schema import CardDataError, load_pool
+from kessen.games.kobo.text import card_text, kind_label
+
+RULESET = "kobo"
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+app = typer.Typer(
+    name="kessen",
+    help="Kessen (決戦): play, simulate and inspect Kōbō (攻防) card battles.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+decks_app = typer.Typer(help="Starter decks and deck files.", no_args_is_help=True)
+app.add_typer(decks_app, name="decks")
+
+
+class Lang(StrEnum):
+    """Display language."""
+
+    ja = "ja"
+    en = "en"
+
+
+class Kind(StrEnum):
+    """Card kind filter."""
+
+    character = "character"
+    deploy = "deploy"
+    trap = "trap"
+    tactic = "tactic"
+
+
+def _known_players() -> dict[str, PlayerFactory]:
+    """The COM players selectable on the command line: the ruleset's, by name."""
+    return dict(registry.get(RULESET).players)
+
+
+class UserError(Exception):
+    """A mistake in the command's input: shown as one line, never as a traceback."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    Console(stderr=True, soft_wrap=True).print(Text(f"error: {message}", style="bold red"))
+    raise typer.Exit(code)
+
+
+def _out() -> Console:
+    """A console on the current standard output (looked up per command, for test runners)."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Decks and players from options
+# --------------------------------------------------------------------------------------------
+
+
+def _deck_arg(value: str) -> str | Json:
+    """A starter deck name as is, or a deck file loaded into a deck object."""
+    starters = starter_decks()
+    if value in starters:
+        return value
+    path = Path(value)
+    if path.suffix == ".toml" or path.exists():
+        return deck_to_json(_load_deck_file(path))
+    known = ", ".join(starters)
+    raise UserError(f"unknown deck {value!r}; starter decks: {known} (or a .toml file)")
+
+
+def _load_deck_file(path: Path) -> Deck:
+    if not path.is_file():
+        raise UserError(f"{path}: no such deck file")
+    try:
+        return load_deck(path, load_pool())
+    except CardDataError as err:
+        raise UserError(str(err)) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise UserError(f"{path}: cannot read the file: {err}") from None
+
+
+def _deck_label(deck: str | Json) -> str:
+    if isinstance(deck, str):
+        return deck
+    return str(deck.get("slug", "?"))
+
+
+def _players(spec: str) -> list[str]:
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if len(names) == 1:
+        names *= 2
+    if len(names) != 2:
+        raise UserError(f"--players takes two names separated by a comma, got {spec!r}")
+    known = _known_players()
+    for name in names:
+        if name not in known:
+            raise UserError(f"unknown player {name!r}; known: {', '.join(known)}")
+    return names
+
+
+def _config(deck0: str | None, deck1: str | None, best_of: int) -> Json:
+    default = registry.get(RULESET).default_config
+    decks = [
+        _deck_arg(d) if d is not None else default["decks"][i] for i, d in enumerate((deck0, deck1))
+    ]
+    return {"decks": decks, "best_of": best_of}
+
+
+def _new_game(config: Json, seed: int) -> GameState:
+    try:
+        return registry.get(RULESET).new_game(config, seed)
+    except RulesError as err:
+        raise UserError(str(err)) from None
+
+
+def _make_players(names: Sequence[str], seed: int) -> dict[int, Player]:
+    known = _known_players()
+    return {seat: known[name](seed * 2 + seat) for seat, name in enumerate(names)}
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering a view
+# --------------------------------------------------------------------------------------------
+
+_LABELS = {
+    "ja": {
+        "main": "メイン",
+        "hand": "手札",
+        "tdeck": "戦術デッキ",
+        "thand": "戦術手札",
+        "retreat": "撤退",
+        "excluded": "除外",
+        "passes": "パス",
+        "battle": "バトル",
+        "strategy": "作戦",
+        "down": "［伏せ］",
+        "base": "元",
+        "turn": "ターン",
+        "game": "ゲーム",
+        "wins": "勝利数",
+    },
+    "en": {
+        "main": "main",
+        "hand": "hand",
+        "tdeck": "tactics deck",
+        "thand": "tactics hand",
+        "retreat": "retreat",
+        "excluded": "excluded",
+        "passes": "passes",
+        "battle": "Battle",
+        "strategy": "Strategy",
+        "down": "[face down]",
+        "base": "base",
+        "turn": "Turn",
+        "game": "Game",
+        "wins": "wins",
+    },
+}
+
+
+def _seat_name(seat: int, names: Sequence[str] | None = None) -> str:
+    label = f"P{seat + 1}"
+    return f"{label} ({names[seat]})" if names else label
+
+
+def _char_cell(char: Json | None, lang: str) -> Text:
+    if char is None:
+        return Text("·", style="dim")
+    words = _LABELS[lang]
+    text = Text(str(char["name"]), style="bold")
+    lv, base = char["lv"], char["base"]
+    text.append(f"\nLv{lv}" if lang == "ja" else f"\nLv {lv}")
+    if base != lv:
+        text.append(f" ({words['base']}{base})" if lang == "ja" else f" (base {base})")
+    if char.get("attacking"):
+        text.append(" ⚔", style="red")
+    if char.get("target"):
+        text.append(" ◎", style="yellow")
+    return text
+
+
+def _strategy_cell(card: Json | None, lang: str) -> Text:
+    if card is None:
+        return Text("·", style="dim")
+    if card.get("face") == "down":
+        text = Text(_LABELS[lang]["down"], style="cyan")
+        if "name" in card:
+            text.append(f"\n{card['name']}", style="dim")
+        return text
+    return Text(str(card.get("name", "?")), style="bold magenta")
+
+
+def _side_summary(player: Json, lang: str, names: Sequence[str] | None) -> Text:
+    words = _LABELS[lang]
+    seat = int(player["seat"])
+    deck_name = player["deck"].get("name") or player["deck"].get("slug", "")
+    text = Text(f"{_seat_name(seat, names)}  {deck_name}  ", style="bold")
+    counts = [
+        (words["main"], player["main_deck"]),
+        (words["hand"], player["hand"]["count"]),
+        (words["tdeck"], player["tactics_deck"]),
+        (words["thand"], player["tactics_hand"]["count"]),
+        (words["retreat"], len(player["retreat"])),
+        (words["excluded"], len(player["excluded"])),
+        (words["passes"], player["passes"]),
+    ]
+    text.append(" | ".join(f"{k} {v}" for k, v in counts), style="")
+    return text
+
+
+def render_board(view: Json, lang: str = "ja", names: Sequence[str] | None = None) -> Group:
+    """The board of ``view``: the other side on top, the viewer's side (or P1) below."""
+    words = _LABELS[lang]
+    bottom = view["viewer"] if isinstance(view.get("viewer"), int) else 0
+    top = 1 - bottom
+    players = view["players"]
+    table = Table(show_header=True, header_style="dim", expand=False, show_lines=True)
+    table.add_column("")
+    for slot in range(1, 6):
+        table.add_column(str(slot), justify="center", min_width=10)
+    table.add_row(
+        Text(f"{_seat_name(top)} {words['strategy']}", style="dim"),
+        *(_strategy_cell(c, lang) for c in players[top]["strategy"]),
+    )
+    table.add_row(
+        Text(f"{_seat_name(top)} {words['battle']}", style="dim"),
+        *(_char_cell(c, lang) for c in players[top]["battle"]),
+    )
+    table.add_row(
+        Text(f"{_seat_name(bottom)} {words['battle']}", style="dim"),
+        *(_char_cell(c, lang) for c in players[bottom]["battle"]),
+    )
+    table.add_row(
+        Text(f"{_seat_name(bottom)} {words['strategy']}", style="dim"),
+        *(_strategy_cell(c, lang) for c in players[bottom]["strategy"]),
+    )
+    match = view["match"]
+    head = Text(
+        f"{words['game']} {match['game']}  {words['turn']} {view['turn']}  "
+        f"{words['wins']} {match['wins'][0]}-{match['wins'][1]}",
+        style="bold blue",
+    )
+    return Group(
+        head,
+        _side_summary(players[top], lang, names),
+        table,
+        _side_summary(players[bottom], lang, names),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Matches
+# --------------------------------------------------------------------------------------------
+
+
+def _drive(
+    state: GameState, players: dict[int, Player], replay: Replay | None = None
+) -> Iterator[tuple[int, Action]]:
+    """Play ``state`` to its end, each seat deciding from its own view; yield each step."""
+    for _ in range(1_000_000):
+        pending = state.pending
+        if pending is None:
+            return
+        legal = state.legal_actions()
+        action = players[pending.seat].choose(state.view(pending.seat), legal)
+        state.apply(action)
+        if replay is not None:
+            replay.record(action, state)
+        yield pending.seat, action
+    raise RuntimeError("the match did not end")
+
+
+def _games(view: Json) -> list[Json]:
+    """Per game: winner (None for a tie), reason, turns and first player, from a full view."""
+    firsts = [e.get("first") for e in view["log"] if e.get("kind") == "game_start"]
+    out: list[Json] = []
+    for i, result in enumerate(view["match"]["results"]):
+        winner = result.get("winner")
+        out.append(
+            {
+                "winner": winner if isinstance(winner, int) and winner >= 0 else None,
+                "reason": result.get("reason"),
+                "turns": result.get("turns"),
+                "first": firsts[i] if i < len(firsts) else None,
+            }
+        )
+    return out
+
+
+@app.command()
+def play(
+    deck0: Annotated[
+        str | None, typer.Option("--deck0", help="Seat P1's deck: a starter name or a .toml file.")
+    ] = None,
+    deck1: Annotated[
+        str | None, typer.Option("--deck1", help="Seat P2's deck: a starter name or a .toml file.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the match.")] = 0,
+    pace: Annotated[float, typer.Option(help="Seconds to wait after each COM action.")] = 0.0,
+    lang: Annotated[Lang, typer.Option(help="Language of cards and log.")] = Lang.ja,
+    players: Annotated[
+        str, typer.Option(help="The two COM players, e.g. heuristic,random.")
+    ] = "heuristic,heuristic",
+    best_of: Annotated[int, typer.Option("--best-of", help="Games in the match (odd).")] = 3,
+) -> None:
+    """Watch one COM-vs-COM match on the terminal, as P1 (the bottom seat) sees it."""
+    try:
+        names = _players(players)
+        config = _config(deck0, deck1, best_of)
+        state = _new_game(config, seed)
+    except UserError as err:
+        _fail(str(err), err.code)
+    out = _out()
+    code = lang.value
+    seen = 0
+    out.rule(f"Kōbō — {names[0]} vs {names[1]} — seed {seed}")
+
+    def flush() -> None:
+        nonlocal seen
+        view = state.view(0, code)
+        log = view["log"]
+        for entry in log[seen:]:
+            if entry.get("kind") == "turn":
+                out.print(render_board(view, code, names))
+            style = "bold" if entry.get("kind") in ("game_end", "match_end", "turn") else ""
+            out.print(Text(describe(entry, code), style=style))
+        seen = len(log)
+
+    flush()
+    for _seat, _action in _drive(state, _make_players(names, seed)):
+        flush()
+        if pace > 0:
+            time.sleep(pace)
+    outcome = state.outcome
+    final = state.view(0, code)
+    out.rule()
+    wins = final["match"]["wins"]
+    if outcome is None or outcome.winner is None:
+        out.print(Text(f"Match over: no winner ({wins[0]}-{wins[1]})", style="bold"))
+    else:
+        winner = outcome.winner
+        out.print(
+            Text(
+                f"Winner: {_seat_name(winner, names)} — {wins[0]}-{wins[1]}",
+                style="bold green",
+            )
+        )
+
+
+@app.command()
+def sim(
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of matches.")] = 100,
+    deck0: Annotated[
+        str | None, typer.Option("--deck0", help="Seat P1's deck: a starter name or a .toml file.")
+    ] = None,
+    deck1: Annotated[
+        str | None, typer.Option("--deck1", help="Seat P2's deck: a starter name or a .toml file.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the first match; match i uses seed+i.")] = 0,
+    players: Annotated[
+        str, typer.Option(help="The two COM players, e.g. heuristic,random.")
+    ] = "heuristic,heuristic",
+    best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 3,
+    json_file: Annotated[
+        Path | None, typer.Option("--json", help="Write per-match results to this JSON file.")
+    ] = None,
+    replays: Annotated[
+        bool, typer.Option("--replays", help="Include each match's replay record in the JSON.")
+    ] = False,
+) -> None:
+    """Play N seeded COM-vs-COM matches and summarize who wins, how and how fast."""
+    if games < 1:
+        _fail("--games must be at least 1")
+    try:
+        names = _players(players)
+        config = _config(deck0, deck1, best_of)
+        _new_game(config, seed)  # refuse a bad config before the progress bar starts
+    except UserError as err:
+        _fail(str(err), err.code)
+    out = _out()
+    results: list[Json] = []
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=out, transient=True) as progress:
+        task = progress.add_task("simulating", total=games)
+        for i in range(games):
+            match_seed = seed + i
+            state = _new_game(config, match_seed)
+            record = Replay.start(state, config, match_seed) if replays else None
+            for _ in _drive(state, _make_players(names, match_seed), record):
+                pass
+            outcome = state.outcome
+            entry: Json = {
+                "seed": match_seed,
+                "winner": outcome.winner if outcome is not None else None,
+                "games": _games(state.view_all()),
+            }
+            if record is not None:
+                entry["replay"] = record.to_json()
+            results.append(entry)
+            progress.advance(task)
+    labels = [_deck_label(d) for d in config["decks"]]
+    out.print(_summary(results, names, labels))
+    if json_file is not None:
+        try:
+            json_file.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n")
+        except OSError as err:
+            _fail(f"{json_file}: cannot write: {err}")
+        out.print(f"wrote {len(results)} results to {json_file}")
+
+
+def _summary(results: list[Json], names: Sequence[str], decks: Sequence[str]) -> Table:
+    """The summary table of a simulation."""
+    matches = Counter(r["winner"] for r in results)
+    games = [g for r in results for g in r["games"]]
+    game_wins = Counter(g["winner"] for g in games)
+    reasons = Counter(str(g["reason"]) for g in games)
+    turns = [int(g["turns"]) for g in games if g.get("turns") is not None]
+    decided = [g for g in games if g["winner"] is not None and g.get("first") is not None]
+    first_wins = sum(1 for g in decided if g["winner"] == g["first"])
+    n = len(results)
+
+    def pct(k: int, total: int) -> str:
+        return f"{k} ({100 * k / total:.1f}%)" if total else "0"
+
+    table = Table(title=f"{n} matches", show_header=True)
+    table.add_column("")
+    table.add_column("value", justify="right")
+    for seat in (0, 1):
+        table.add_row(
+            f"match wins P1 ({names[0]}, {decks[0]})"
+            if seat == 0
+            else f"match wins P2 ({names[1]}, {decks[1]})",
+            pct(matches[seat], n),
+        )
+    if matches[None]:
+        table.add_row("matches without a winner", str(matches[None]))
+    table.add_row("games played", str(len(games)))
+    table.add_row(f"game wins P1 ({decks[0]})", pct(game_wins[0], len(games)))
+    table.add_row(f"game wins P2 ({decks[1]})", pct(game_wins[1], len(games)))
+    table.add_row("tied games (replayed)", str(game_wins[None]))
+    for reason, count in sorted(reasons.items()):
+        table.add_row(f"games ended by {reason}", str(count))
+    table.add_row("average turns per game", f"{sum(turns) / len(turns):.1f}" if turns else "-")
+    table.add_row("first player wins", pct(first_wins, len(decided)))
+    return table
+
+
+# --------------------------------------------------------------------------------------------
+# Cards and decks
+# --------------------------------------------------------------------------------------------
+
+
+@app.command()
+def cards(
+    lang: Annotated[Lang, typer.Option(help="Language of names and text.")] = Lang.ja,
+    kind: Annotated[Kind | None, typer.Option(help="Show only this kind of card.")] = None,
+) -> None:
+    """List the card pool with each card's generated text."""
+    code = lang.value
+    table = Table(show_lines=True)
+    table.add_column("slug", no_wrap=True)
+    for column in ("name", "kind", "Lv", "text"):
+        table.add_column(column)
+    for card in load_pool():
+        if kind is not None and card.kind.value != kind.value:
+            continue
+        table.add_row(
+            card.slug,
+            card.name(code),
+            kind_label(card.kind, code),
+            str(card.lv) if card.is_character else "",
+            card_text(card, code),
+        )
+    _out().print(table)
+
+
+@decks_app.command("list")
+def decks_list(
+    lang: Annotated[Lang, typer.Option(help="Language of names and styles.")] = Lang.ja,
+) -> None:
+    """List the starter decks."""
+    pool = load_pool()
+    table = Table(show_lines=True)
+    table.add_column("slug", no_wrap=True)
+    for column in ("name", "style", "main", "characters", "tactics"):
+        table.add_column(column)
+    for slug, deck in starter_decks().items():
+        main = deck.main_slugs()
+        chars = sum(1 for s in main if s in pool and pool.get(s).is_character)
+        table.add_row(
+            slug,
+            deck.name(lang.value),
+            deck.style(lang.value),
+            str(len(main)),
+            str(chars),
+            str(len(deck.tactics_slugs())),
+        )
+    _out().print(table)
+
+
+@decks_app.command("show")
+def decks_show(
+    name: Annotated[str, typer.Argument(help="A starter deck name or a deck .toml file.")],
+    lang: Annotated[Lang, typer.Option(help="Language of names and text.")] = Lang.ja,
+) -> None:
+    """Show one deck card by card."""
+    code = lang.value
+    starters = starter_decks()
+    try:
+        if name in starters:
+            deck = starters[name]
+        elif Path(name).suffix == ".toml" or Path(name).exists():
+            deck = _load_deck_file(Path(name))
+        else:
+            raise UserError(f"unknown deck {name!r}; starter decks: {', '.join(starters)}")
+    except UserError as err:
+        _fail(str(err), err.code)
+    pool = load_pool()
+    out = _out()
+    out.print(Text(f"{deck.name(code)} ({deck.slug})", style="bold"))
+    out.print(deck.style(code))
+    for title, entries in (("main", deck.main), ("tactics", deck.tactics)):
+        table = Table(title=f"{title}: {sum(n for _, n in entries)}", show_lines=True)
+        for column in ("×", "name", "kind", "Lv", "text"):
+            table.add_column(column)
+        for slug, count in entries:
+            if slug not in pool:
+                table.add_row(str(count), slug, "?", "", "")
+                continue
+            card = pool.get(slug)
+            table.add_row(
+                str(count),
+                card.name(code),
+                kind_label(card.kind, code),
+                str(card.lv) if card.kind is CardKind.CHARACTER else "",
+                card_text(card, code),
+            )
+        out.print(table)
+
+
+@decks_app.command("validate")
+def decks_validate(
+    file: Annotated[Path, typer.Argument(help="A deck .toml file.")],
+) -> None:
+    """Check a deck file against the deck rules; print every violation, or "valid"."""
+    try:
+        deck = _load_deck_file(file)
+    except UserError as err:
+        _fail(str(err), err.code)
+    problems = validate_deck(deck, load_pool())
+    out = _out()
+    if problems:
+        for problem in problems:
+            out.print(f"{file}: {problem}")
+        raise typer.Exit(EXIT_INVALID)
+    out.print(f"{file}: valid")
+
+
+# --------------------------------------------------------------------------------------------
+# Replays
+# --------------------------------------------------------------------------------------------
+
+
+class Seat(StrEnum):
+    """Whose view a replay is shown from."""
+
+    p1 = "0"
+    p2 = "1"
+    all = "all"
+
+
+def _load_replays(path: Path) -> list[Replay]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise UserError(f"{path}: cannot read the file: {err}") from None
+    except json.JSONDecodeError as err:
+        raise UserError(f"{path}:{err.lineno}:{err.colno}: not JSON: {err.msg}") from None
+    items: list[Any]
+    if isinstance(data, list):
+        items = [d.get("replay") if isinstance(d, dict) else None for d in data]
+        if not items or any(i is None for i in items):
+            raise UserError(
+                f"{path}: a results list without replay records (run `kessen sim --replays`)"
+            )
+    elif isinstance(data, dict) and isinstance(data.get("replay"), dict):
+        items = [data["replay"]]
+    else:
+        items = [data]
+    out: list[Replay] = []
+    for i, item in enumerate(items):
+        try:
+            if not isinstance(item, dict):
+                raise TypeError("expected an object")
+            out.append(Replay.from_json(item))
+        except (KeyError, TypeError, ValueError) as err:
+            raise UserError(f"{path}: replay {i}: not a replay record ({err})") from None
+    return out
+
+
+_HIDDEN_VERBS = {"take", "name"}
+
+
+def _shown_action(action_text: str, actor: int, viewer: int | None) -> str:
+    """The action as ``viewer`` may see it: another seat's secret choices are hidden."""
+    if viewer is None or actor == viewer:
+        return action_text
+    try:
+        action = Action.parse(action_text)
+    except ActionParseError:
+        return action_text
+    secret = action.verb in _HIDDEN_VERBS or (
+        action.verb == "pick" and bool(action.args) and isinstance(action.args[0], str)
+    )
+    return f"{action.verb} …" if secret else action_text
+
+
+def _actor_label(actor: int, viewer: int | None, lang: str) -> str:
+    """The acting seat as the log names it: P1/P2, or you/the opponent for a seat's view."""
+    if viewer is None:
+        return f"P{actor + 1}"
+    if lang == "ja":
+        return "あなた" if actor == viewer else "相手"
+    return "you" if actor == viewer else "opponent"
+
+
+def _show_replay(replay: Replay, seat: Seat, lang: str, out: Console) -> None:
+    viewer = None if seat is Seat.all else int(seat.value)
+    seen = 0
+
+    def lines(state: GameState) -> list[str]:
+        nonlocal seen
+        view = state.view_all(lang) if viewer is None else state.view(viewer, lang)
+        log = view["log"]
+        if len(log) < seen:
+            seen = 0
+        new = [describe(e, lang, viewer) for e in log[seen:]]
+        seen = len(log)
+        return new
+
+    previous: GameState | None = None
+    step = 0
+    try:
+        for state in replay.states(verify=True):
+            if previous is None:
+                for line in lines(state):
+                    out.print(Text(f"      {line}"))
+            else:
+                pending = previous.pending
+                actor = pending.seat if pending is not None else -1
+                shown = _shown_action(replay.actions[step - 1], actor, viewer)
+                name = _actor_label(actor, viewer, lang)
+                out.print(Text(f"{step:>4}  {name}: {shown}", style="bold"))
+                for line in lines(state):
+                    out.print(Text(f"      {line}"))
+            previous = state
+            step += 1
+    except ReplayDivergence as err:
+        _fail(
+            f"replay diverged at {err} (the rules or the cards changed since this match was "
+            "recorded)",
+            EXIT_INVALID,
+        )
+    except RulesError as err:
+        raise UserError(f"the replay cannot start: {err}") from None
+    outcome = previous.outcome if previous is not None else None
+    if outcome is not None:
+        winner = "no winner" if outcome.winner is None else f"P{outcome.winner + 1}"
+        out.print(Text(f"result: {winner} ({outcome.reason}); hashes verified", style="green"))
+    else:
+        out.print(Text("the record ends before the match does; hashes verified", style="yellow"))
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A replay JSON (or `sim --replays` output).")],
+    seat: Annotated[
+        Seat, typer.Option(help="Show the match as seat 0 or 1 sees it, or all of it.")
+    ] = Seat.all,
+    lang: Annotated[Lang, typer.Option(help="Language of the log.")] = Lang.ja,
+    match: Annotated[
+        int | None, typer.Option(help="Only this match of a results file (0-based).")
+    ] = None,
+) -> None:
+    """Print a recorded match step by step, verifying its state hashes as it goes."""
+    out = _out()
+    try:
+        records = _load_replays(file)
+        if match is not None:
+            if not 0 <= match < len(records):
+                raise UserError(f"--match {match}: the file holds {len(records)} match(es)")
+            records = [records[match]]
+        for index, record in enumerate(records):
+            if len(records) > 1:
+                out.rule(f"match {index} — seed {record.seed}")
+            if record.ruleset != RULESET:
+                registry.get(record.ruleset)  # an unknown ruleset raises KeyError
+            _show_replay(record, seat, lang.value, out)
+    except UserError as err:
+        _fail(str(err), err.code)
+    except KeyError as err:
+        _fail(str(err.args[0]) if err.args else str(err))
+
+
+def main() -> None:
+    """Run the command line (``python -m kessen.cli``)."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""The ``kessen`` command line, driven through typer's test runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kessen.cli import app
+from kessen.games.kobo.decks import DECKS_DIR, starter_decks
+from kessen.games.kobo.schema import load_pool
+
+runner = CliRunner()
+
+
+def _ok(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _fails(code: int, *args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), repr(result.exception)
+    return result.output
+
+
+# --- cards and decks -------------------------------------------------------------------------
+
+
+def test_cards_lists_the_pool() -> None:
+    out = _ok("cards", "--lang", "en")
+    for card in load_pool():
+        assert card.slug in out
+    assert "Oni Warlord" in out
+
+
+def test_cards_by_kind() -> None:
+    out = _ok("cards", "--kind", "trap")
+    assert "unhealing-wound" in out and "消えない裂傷" in out
+    assert "oni-warlord" not in out
+    _fails(2, "cards", "--kind", "dragon")
+
+
+def test_decks_list_and_show() -> None:
+    out = _ok("decks", "list", "--lang", "en")
+    for slug in starter_decks():
+        assert slug in out
+    shown = _ok("decks", "show", "vanguard", "--lang", "en")
+    assert "Vanguard Assault" in shown and "Oni Warlord" in shown
+    assert "unknown deck" in _fails(2, "decks", "show", "nope")
+
+
+def test_validate_a_valid_deck(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text((DECKS_DIR / "tempo.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert "valid" in _ok("decks", "validate", str(path))
+
+
+def test_validate_prints_every_violation(tmp_path: Path) -> None:
+    text = (DECKS_DIR / "tempo.toml").read_text(encoding="utf-8")
+    text = text.replace("musket-captain = 2", "musket-captain = 3").replace(
+        "hinder = 2", "hinder = 3"
+    )
+    path = tmp_path / "big.toml"
+    path.write_text(text, encoding="utf-8")
+    out = _fails(1, "decks", "validate", str(path))
+    assert "main deck has 21 cards" in out
+    assert "3 copies of 'musket-captain'" in out
+    assert "tactics deck has 16 cards" in out
+    assert "3 copies of 'hinder'" in out
+
+
+def test_validate_a_malformed_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text('slug = "x"\nname_ja = [\n', encoding="utf-8")
+    out = _fails(2, "decks", "validate", str(path))
+    assert f"{path}:3:" in out.replace("\n", "")
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text(
+        (DECKS_DIR / "tempo.toml").read_text(encoding="utf-8").replace("weaken", "weakn"),
+        encoding="utf-8",
+    )
+    out = _fails(2, "decks", "validate", str(unknown))
+    assert "tactics.weakn" in out and "did you mean weaken" in out
+    assert "no such deck file" in _fails(2, "decks", "validate", str(tmp_path / "none.toml"))
+
+
+# --- play ------------------------------------------------------------------------------------
+
+
+def test_play_shows_a_match_from_seat_0() -> None:
+    out = _ok("play", "--seed", "2", "--lang", "en", "--deck0", "vanguard", "--deck1", "swarm")
+    assert "Winner: P" in out or "no winner" in out
+    assert "Battle" in out and "Strategy" in out
+    assert "Match over" in out
+    # Seat 1's draws are hidden, seat 0's are shown.
+    assert "P2 drew 7 cards from the main deck." in out
+    assert "P2 drew 7 cards from the main deck:" not in out
+    assert "P1 drew 7 cards from the main deck:" in out
+
+
+def test_play_in_japanese_with_random_players() -> None:
+    out = _ok("play", "--seed", "1", "--players", "random,heuristic", "--best-of", "1")
+    assert "第1ゲーム開始" in out and "マッチ終了" in out
+
+
+def test_play_refuses_bad_input(tmp_path: Path) -> None:
+    assert "unknown deck 'nope'" in _fails(2, "play", "--deck0", "nope")
+    assert "unknown player" in _fails(2, "play", "--players", "heuristic,genius")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        (DECKS_DIR / "tempo.toml").read_text(encoding="utf-8").replace("hinder = 2", "hinder = 3"),
+        encoding="utf-8",
+    )
+    assert "tactics deck has 16 cards" in _fails(2, "play", "--deck1", str(bad))
+
+
+# --- sim and replay --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sim_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("sim") / "results.json"
+    out = _ok(
+        "sim",
+        "--games",
+        "3",
+        "--deck0",
+        "tempo",
+        "--deck1",
+        "fortress",
+        "--seed",
+        "10",
+        "--json",
+        str(path),
+        "--replays",
+    )
+    assert "match wins P1" in out and "first player wins" in out
+    return path
+
+
+def test_sim_writes_results(sim_file: Path) -> None:
+    data = json.loads(sim_file.read_text(encoding="utf-8"))
+    assert [d["seed"] for d in data] == [10, 11, 12]
+    for entry in data:
+        assert entry["winner"] in (0, 1)
+        assert entry["games"]
+        for game in entry["games"]:
+            assert {"winner", "reason", "turns"} <= set(game)
+        assert entry["replay"]["ruleset"] == "kobo"
+        wins = [g["winner"] for g in entry["games"]].count(entry["winner"])
+        assert wins == 2
+
+
+def test_sim_is_deterministic(tmp_path: Path) -> None:
+    files = [tmp_path / "a.json", tmp_path / "b.json"]
+    for path in files:
+        _ok("sim", "-n", "2", "--seed", "4", "--players", "heuristic,random", "--json", str(path))
+    assert files[0].read_text(encoding="utf-8") == files[1].read_text(encoding="utf-8")
+    assert "replay" not in json.loads(files[0].read_text(encoding="utf-8"))[0]
+
+
+def test_sim_refuses_bad_input() -> None:
+    assert "unknown deck" in _fails(2, "sim", "-n", "1", "--deck1", "nope")
+    assert "--games" in _fails(2, "sim", "-n", "0")
+
+
+def test_replay_from_each_view(sim_file: Path) -> None:
+    everything = _ok("replay", str(sim_file), "--match", "0", "--lang", "en")
+    assert "hashes verified" in everything
+    seat0 = _ok("replay", str(sim_file), "--match", "0", "--seat", "0", "--lang", "en")
+    assert "hashes verified" in seat0
+    assert "The opponent drew 7 cards from the main deck." in seat0
+    assert "take …" in seat0 or "pick …" in seat0
+    assert _ok("replay", str(sim_file)).count("hashes verified") == 3
+
+
+def test_replay_of_a_single_record(sim_file: Path, tmp_path: Path) -> None:
+    record = json.loads(sim_file.read_text(encoding="utf-8"))[1]["replay"]
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert "hashes verified" in _ok("replay", str(path), "--seat", "1")
+
+
+def test_replay_divergence(sim_file: Path, tmp_path: Path) -> None:
+    record = json.loads(sim_file.read_text(encoding="utf-8"))[0]["replay"]
+    record["hashes"]["20"] = "0" * 24
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = _fails(1, "replay", str(path))
+    assert "diverged at step 20" in out
+    record = json.loads(sim_file.read_text(encoding="utf-8"))[0]["replay"]
+    record["actions"][0] = "pass"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert "step 1" in _fails(1, "replay", str(path))
+
+
+def test_replay_refuses_bad_files(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    assert "not JSON" in _fails(2, "replay", str(broken))
+    other = tmp_path / "other.json"
+    other.write_text('{"a": 1}', encoding="utf-8")
+    assert "not a replay record" in _fails(2, "replay", str(other))
+    assert "no such file" in _fails(2, "replay", str(tmp_path / "missing.json"))
+    results = tmp_path / "results.json"
+    results.write_text('[{"seed": 1, "winner": 0, "games": []}]', encoding="utf-8")
+    assert "--replays" in _fails(2, "replay", str(results))
