@@ -41,7 +41,15 @@ def test_a_single_lv1_attacker_may_attack_a_lv6() -> None:
     play(s, "target 1")
     assert s.pending is not None and (s.pending.seat, s.pending.prompt) == (1, "chain")
     assert events(s, "declare") == [
-        {"seat": 0, "attackers": [1], "target": 1, "attack": 1, "defence": 6}
+        {
+            "seat": 0,
+            "attackers": [1],
+            "target": 1,
+            "chars": ["ashigaru-recruit"],
+            "target_char": "oni-warlord",
+            "attack": 1,
+            "defence": 6,
+        }
     ]
 
 
@@ -226,7 +234,16 @@ def test_the_declaration_is_logged_publicly() -> None:
     play(s, "attack 2", "attack 1", "target 1")
     entry = [e for e in s.view(1)["log"] if e["kind"] == "declare"]
     assert entry == [
-        {"kind": "declare", "seat": 0, "attackers": [2, 1], "target": 1, "attack": 3, "defence": 3}
+        {
+            "kind": "declare",
+            "seat": 0,
+            "attackers": [2, 1],
+            "target": 1,
+            "chars": ["spear-ashigaru", "ashigaru-recruit"],
+            "target_char": "white-fox-miko",
+            "attack": 3,
+            "defence": 3,
+        }
     ]
 
 

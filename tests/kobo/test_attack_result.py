@@ -149,7 +149,7 @@ def test_multi_tie_lowers_the_target_and_its_controller_picks_one_attacker() -> 
     assert legal(s) == ["slot 1", "slot 2"]
     assert slot_lv(s, 1, 1) == (2, 2)
     play(s, "slot 2")
-    assert events(s, "tie_choice") == [{"seat": 1, "slot": 2}]
+    assert events(s, "tie_choice") == [{"seat": 1, "slot": 2, "char": "spear-ashigaru"}]
     assert battle_slugs(s, 0) == ["ashigaru-recruit", None, "oni-warlord", None, None]
     assert slot_lv(s, 0, 1) == (1, 1)  # the other attacker is not lowered
     assert slot_lv(s, 1, 1) == (2, 2)

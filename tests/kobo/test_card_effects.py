@@ -209,7 +209,9 @@ def test_target_change_makes_the_chosen_character_the_target(slug: str, by: int)
     assert legal(s) == ["slot 2"]  # the defending side, other than the target
     play(s, "slot 2")
     close_chain(s)
-    assert events(s, "target_changed") == [{"card": slug, "seat": 1, "slot": 2}]
+    assert events(s, "target_changed") == [
+        {"card": slug, "seat": 1, "slot": 2, "char": "yamabushi-ascetic"}
+    ]
     assert at(s, 1, "tie")  # 3 vs the yamabushi's 3
     assert lvs(s) == {**AT_TIE, (1, 1): (3, 3), (1, 2): (2, 2)}
     assert s.view(0)["attack"]["target"] == 2

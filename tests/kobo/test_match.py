@@ -131,7 +131,7 @@ def test_complete_tie_scores_nothing_and_the_game_is_replayed() -> None:
     assert state.passes == [0, 0]
     view = state.view(0)["match"]
     assert (view["game"], view["wins"], view["over"]) == (2, [0, 0], False)
-    assert view["results"] == [{"winner": -1, "reason": "turn_limit", "turns": 2}]
+    assert view["results"] == [{"winner": -1, "reason": "turn_limit", "turns": 2, "first": 0}]
     state.audit()
 
 

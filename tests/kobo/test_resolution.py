@@ -283,7 +283,9 @@ def test_decoy_moves_the_attack_to_the_chosen_character() -> None:
     play(s, "trap 1", "slot 2")
     assert s.view(0)["attack"]["target"] == 1  # not yet: only at resolution
     close_chain(s)
-    assert events(s, "target_changed") == [{"card": "decoy", "seat": 1, "slot": 2}]
+    assert events(s, "target_changed") == [
+        {"card": "decoy", "seat": 1, "slot": 2, "char": "great-tengu"}
+    ]
     assert events(s, "result")[-1] == {"outcome": "defender_wins", "attack": 4, "defence": 5}
     assert battle_slugs(s, 0) == [None, None, "oni-warlord", None, None]
     assert battle_slugs(s, 1)[:2] == ["yamabushi-ascetic", "great-tengu"]

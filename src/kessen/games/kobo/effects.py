@@ -70,6 +70,7 @@ def run_step(state: KoboState, seat: int, card: int, step: Step, chosen: int) ->
                 card=cdef.slug,
                 seat=state.owner[target],
                 slot=state.slot_of(target) + 1,
+                char=state.defs[target].slug,
                 amount=step.amount,
                 permanent=cdef.permanent,
                 base=state.base[target],
@@ -89,6 +90,7 @@ def run_step(state: KoboState, seat: int, card: int, step: Step, chosen: int) ->
                 card=cdef.slug,
                 seat=state.owner[targets[0]],
                 slot=state.slot_of(targets[0]) + 1,
+                char=state.defs[targets[0]].slug,
             )
     elif verb is Verb.NEGATE_ATTACK:
         state.negated = True

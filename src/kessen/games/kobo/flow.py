@@ -612,6 +612,8 @@ def _apply_declare(state: KoboState, frame: Frame, action: Action) -> None:
         seat=seat,
         attackers=[state.slot_of(a) + 1 for a in attackers],
         target=slot + 1,
+        chars=[_slug(state, a) for a in attackers],
+        target_char=_slug(state, target),
         attack=sum(state.lv(a) for a in attackers),
         defence=state.lv(target),
     )
@@ -760,7 +762,13 @@ def _legal_tie(state: KoboState, frame: Frame) -> list[Action]:
 
 def _apply_tie(state: KoboState, frame: Frame, action: Action) -> None:
     card = state.battle[state.attacker_seat * SLOTS + int(action.args[0]) - 1]
-    _log(state, "tie_choice", seat=1 - state.attacker_seat, slot=int(action.args[0]))
+    _log(
+        state,
+        "tie_choice",
+        seat=1 - state.attacker_seat,
+        slot=int(action.args[0]),
+        char=_slug(state, card),
+    )
     retreat(state, card)
     state.stack.pop()
 

@@ -302,6 +302,17 @@ def _declare(e: Entry, w: _Words) -> str:
     foe = 1 - seat if isinstance(seat, int) else None
     attackers = list(e.get("attackers") or [])
     a, d, t = e.get("attack"), e.get("defence"), e.get("target")
+    names = list(e.get("chars") or [])
+    if len(names) == len(attackers) and e.get("target_char"):
+        sep = "と" if w.ja else " and "
+        group = sep.join(
+            w.char(seat, s, n) if w.ja else _lower(w.char(seat, s, n))
+            for s, n in zip(attackers, names, strict=True)
+        )
+        aim = w.char(foe, t, e.get("target_char"))
+        if w.ja:
+            return f"{w.who(seat)}の攻撃宣言：{group}（攻撃力{a}）で{aim}（攻撃力{d}）を攻撃。"
+        return f"{w.who(seat)} declared an attack: {group} (Lv {a}) against {_lower(aim)} (Lv {d})."
     if w.ja:
         return (
             f"{w.who(seat)}の攻撃宣言：{w.slots(attackers)}のキャラ（攻撃力{a}）で"
@@ -420,7 +431,7 @@ def _result(e: Entry, w: _Words) -> str:
 def _tie_choice(e: Entry, w: _Words) -> str:
     seat = e.get("seat")
     foe = 1 - seat if isinstance(seat, int) else None
-    char = w.char(foe, e.get("slot"), e.get("card"))
+    char = w.char(foe, e.get("slot"), e.get("char") or e.get("card"))
     if w.ja:
         return f"{w.who(seat)}は{char}を撤退させることを選んだ。"
     return f"{w.who(seat)} chose {_lower(char)} to retreat."

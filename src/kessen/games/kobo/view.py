@@ -144,6 +144,11 @@ def _context(state: KoboState, viewer: int | None, everything: bool, lang: str) 
     return {}
 
 
+def _first_players(state: KoboState) -> list[int]:
+    """The first player of each game so far, from the public log."""
+    return [e.public["first"] for e in state.log if e.kind == "game_start"]
+
+
 def render(state: KoboState, viewer: int | None, everything: bool, lang: str = "ja") -> Json:
     """The view of ``state`` for ``viewer`` (a seat, or ``None`` for public information)."""
     pending: Json | None = None
@@ -176,7 +181,10 @@ def render(state: KoboState, viewer: int | None, everything: bool, lang: str = "
             "best_of": state.config.best_of,
             "wins": state.wins[:],
             "game": state.game_no,
-            "results": [{"winner": w, "reason": r, "turns": t} for w, r, t in state.results],
+            "results": [
+                {"winner": w, "reason": r, "turns": t, "first": first}
+                for (w, r, t), first in zip(state.results, _first_players(state), strict=False)
+            ],
             "winner": outcome.winner if outcome else None,
             "over": outcome is not None,
         },
