@@ -95,8 +95,8 @@ def test_validate_a_malformed_file(tmp_path: Path) -> None:
 # --- play ------------------------------------------------------------------------------------
 
 
-def test_play_shows_a_match_from_seat_0() -> None:
-    out = _ok("play", "--seed", "2", "--lang", "en", "--deck0", "vanguard", "--deck1", "swarm")
+def test_watch_shows_a_match_from_seat_0() -> None:
+    out = _ok("watch", "--seed", "2", "--lang", "en", "--deck0", "vanguard", "--deck1", "swarm")
     assert "Winner: P" in out or "no winner" in out
     assert "Battle" in out and "Strategy" in out
     assert "Match over" in out
@@ -106,20 +106,20 @@ def test_play_shows_a_match_from_seat_0() -> None:
     assert "P1 drew 7 cards from the main deck:" in out
 
 
-def test_play_in_japanese_with_random_players() -> None:
-    out = _ok("play", "--seed", "1", "--players", "random,heuristic", "--best-of", "1")
+def test_watch_in_japanese_with_random_players() -> None:
+    out = _ok("watch", "--seed", "1", "--players", "random,heuristic", "--best-of", "1")
     assert "第1ゲーム開始" in out and "マッチ終了" in out
 
 
-def test_play_refuses_bad_input(tmp_path: Path) -> None:
-    assert "unknown deck 'nope'" in _fails(2, "play", "--deck0", "nope")
-    assert "unknown player" in _fails(2, "play", "--players", "heuristic,genius")
+def test_watch_refuses_bad_input(tmp_path: Path) -> None:
+    assert "unknown deck 'nope'" in _fails(2, "watch", "--deck0", "nope")
+    assert "unknown player" in _fails(2, "watch", "--players", "heuristic,genius")
     bad = tmp_path / "bad.toml"
     bad.write_text(
         (DECKS_DIR / "tempo.toml").read_text(encoding="utf-8").replace("hinder = 2", "hinder = 3"),
         encoding="utf-8",
     )
-    assert "tactics deck has 16 cards" in _fails(2, "play", "--deck1", str(bad))
+    assert "tactics deck has 16 cards" in _fails(2, "watch", "--deck1", str(bad))
 
 
 # --- sim and replay --------------------------------------------------------------------------

@@ -38,6 +38,8 @@ from kessen.games.kobo.decks import (
 from kessen.games.kobo.logtext import describe
 from kessen.games.kobo.schema import CardDataError, load_pool
 from kessen.games.kobo.text import card_text, kind_label
+from kessen.server.app import DEFAULT_PACE
+from kessen.server.run import DEFAULT_PORT, serve
 
 RULESET = "kobo"
 EXIT_INVALID = 1
@@ -331,6 +333,20 @@ def _games(view: Json) -> list[Json]:
 
 @app.command()
 def play(
+    port: Annotated[
+        int, typer.Option(help="Preferred port on 127.0.0.1 (a free one if taken).")
+    ] = (DEFAULT_PORT),
+    pace: Annotated[float, typer.Option(help="Seconds per COM action.")] = DEFAULT_PACE,
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Do not open a browser window.")
+    ] = False,
+) -> None:
+    """Play Kōbō in the browser: start the game server on 127.0.0.1 and open the page."""
+    serve(port=port, pace=pace, open_browser=not no_browser)
+
+
+@app.command()
+def watch(
     deck0: Annotated[
         str | None, typer.Option("--deck0", help="Seat P1's deck: a starter name or a .toml file.")
     ] = None,
@@ -345,7 +361,7 @@ def play(
     ] = "heuristic,heuristic",
     best_of: Annotated[int, typer.Option("--best-of", help="Games in the match (odd).")] = 3,
 ) -> None:
-    """Watch one COM-vs-COM match on the terminal, as P1 (the bottom seat) sees it."""
+    """Watch one COM-vs-COM match in the terminal, as P1 (the bottom seat) sees it."""
     try:
         names = _players(players)
         config = _config(deck0, deck1, best_of)
