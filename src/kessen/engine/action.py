@@ -72,4 +72,4 @@ class Action(NamedTuple):
                 args.append(token)
             else:
                 raise ActionParseError(f"bad action argument {token!r} in {text!r}")
-        return Action.of(verb, *args)
+        return Action(verb, tuple(args))  # not interned: client text must not grow memory

@@ -5,7 +5,6 @@ The kernel knows no ruleset by name: ``get("x")`` imports ``kessen.games.x`` on 
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -75,8 +74,12 @@ def register(ruleset: Ruleset) -> None:
 def get(name: str) -> Ruleset:
     """The ruleset called ``name``; raises ``KeyError`` with the known names if unknown."""
     if name not in _RULESETS and name.isidentifier():
-        with contextlib.suppress(ModuleNotFoundError):
-            importlib.import_module(f"kessen.games.{name}")
+        module = f"kessen.games.{name}"
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if err.name != module:  # the ruleset exists but one of its imports is missing
+                raise
     if name not in _RULESETS:
         raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(_RULESETS))}")
     return _RULESETS[name]

@@ -1,9 +1,10 @@
 """Kōbō card definitions at run time: kinds, targets, effect verbs and the card record.
 
 Cards are data. The loader (:mod:`kessen.games.kobo.schema`) validates the TOML files of
-``data/`` and builds these frozen records; the rules (:mod:`kessen.games.kobo.rules`) interpret
-them; the text of each card (:mod:`kessen.games.kobo.text`) is generated from the same record,
-so text and behaviour cannot drift. Nothing here holds per-game state.
+``data/`` and builds these frozen records; the rules (:mod:`kessen.games.kobo.flow`,
+:mod:`kessen.games.kobo.effects`) interpret them; the text of each card
+(:mod:`kessen.games.kobo.text`) is generated from the same record, so text and behaviour
+cannot drift. Nothing here holds per-game state.
 
 How long a Lv change lasts is not a field: it follows from the card kind, as the seed says.
 Deploy cards and traps change the base Lv permanently; tactics change the current Lv for the

@@ -237,7 +237,7 @@ class KoboState(GameState):
         """The legal answers to the pending decision, in a fixed order."""
         if self.legal is None:
             self.legal = _flow().legal_actions(self)
-        return self.legal
+        return self.legal[:]
 
     def apply(self, action: Action) -> None:
         """Apply a legal action and run on to the next decision."""
