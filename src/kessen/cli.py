@@ -9,22 +9,20 @@ from __future__ import annotations
 
 import json
 import time
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console, Group
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from kessen.engine import registry
 from kessen.engine.action import Action, ActionParseError
 from kessen.engine.contract import GameState, Json, RulesError
-from kessen.engine.players import Player
+from kessen.engine.players import Player, play_out
 from kessen.engine.registry import PlayerFactory
 from kessen.engine.replay import Replay, ReplayDivergence
 from kessen.games.kobo.cards import CardKind
@@ -40,6 +38,7 @@ from kessen.games.kobo.schema import CardDataError, load_pool
 from kessen.games.kobo.text import card_text, kind_label
 from kessen.server.app import DEFAULT_PACE
 from kessen.server.run import DEFAULT_PORT, serve
+from kessen.sim.commands import mount as mount_sim_and_store
 
 RULESET = "kobo"
 EXIT_INVALID = 1
@@ -297,40 +296,6 @@ def render_board(view: Json, lang: str = "ja", names: Sequence[str] | None = Non
 # --------------------------------------------------------------------------------------------
 
 
-def _drive(
-    state: GameState, players: dict[int, Player], replay: Replay | None = None
-) -> Iterator[tuple[int, Action]]:
-    """Play ``state`` to its end, each seat deciding from its own view; yield each step."""
-    for _ in range(1_000_000):
-        pending = state.pending
-        if pending is None:
-            return
-        legal = state.legal_actions()
-        action = players[pending.seat].choose(state.view(pending.seat), legal)
-        state.apply(action)
-        if replay is not None:
-            replay.record(action, state)
-        yield pending.seat, action
-    raise RuntimeError("the match did not end")
-
-
-def _games(view: Json) -> list[Json]:
-    """Per game: winner (None for a tie), reason, turns and first player, from a full view."""
-    firsts = [e.get("first") for e in view["log"] if e.get("kind") == "game_start"]
-    out: list[Json] = []
-    for i, result in enumerate(view["match"]["results"]):
-        winner = result.get("winner")
-        out.append(
-            {
-                "winner": winner if isinstance(winner, int) and winner >= 0 else None,
-                "reason": result.get("reason"),
-                "turns": result.get("turns"),
-                "first": firsts[i] if i < len(firsts) else None,
-            }
-        )
-    return out
-
-
 @app.command()
 def play(
     port: Annotated[
@@ -384,11 +349,13 @@ def watch(
             out.print(Text(describe(entry, code), style=style))
         seen = len(log)
 
-    flush()
-    for _seat, _action in _drive(state, _make_players(names, seed)):
+    def step(_state: GameState, _seat: int, _action: Action) -> None:
         flush()
         if pace > 0:
             time.sleep(pace)
+
+    flush()
+    play_out(state, _make_players(names, seed), on_step=step)
     outcome = state.outcome
     final = state.view(0, code)
     out.rule()
@@ -403,114 +370,6 @@ def watch(
                 style="bold green",
             )
         )
-
-
-@app.command()
-def sim(
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of matches.")] = 100,
-    deck0: Annotated[
-        str | None, typer.Option("--deck0", help="Seat P1's deck: a starter name or a .toml file.")
-    ] = None,
-    deck1: Annotated[
-        str | None, typer.Option("--deck1", help="Seat P2's deck: a starter name or a .toml file.")
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the first match; match i uses seed+i.")] = 0,
-    players: Annotated[
-        str, typer.Option(help="The two COM players, e.g. heuristic,random.")
-    ] = "heuristic,heuristic",
-    best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 3,
-    json_file: Annotated[
-        Path | None, typer.Option("--json", help="Write per-match results to this JSON file.")
-    ] = None,
-    replays: Annotated[
-        bool, typer.Option("--replays", help="Include each match's replay record in the JSON.")
-    ] = False,
-) -> None:
-    """Play N seeded COM-vs-COM matches and summarize who wins, how and how fast."""
-    if games < 1:
-        _fail("--games must be at least 1")
-    try:
-        names = _players(players)
-        config = _config(deck0, deck1, best_of)
-        _new_game(config, seed)  # refuse a bad config before the progress bar starts
-    except UserError as err:
-        _fail(str(err), err.code)
-    out = _out()
-    results: list[Json] = []
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=out, transient=True) as progress:
-        task = progress.add_task("simulating", total=games)
-        for i in range(games):
-            match_seed = seed + i
-            state = _new_game(config, match_seed)
-            record = Replay.start(state, config, match_seed) if replays else None
-            for _ in _drive(state, _make_players(names, match_seed), record):
-                pass
-            outcome = state.outcome
-            entry: Json = {
-                "seed": match_seed,
-                "winner": outcome.winner if outcome is not None else None,
-                "games": _games(state.view_all()),
-            }
-            if record is not None:
-                entry["replay"] = record.to_json()
-            results.append(entry)
-            progress.advance(task)
-    labels = [_deck_label(d) for d in config["decks"]]
-    out.print(_summary(results, names, labels))
-    if json_file is not None:
-        try:
-            json_file.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n")
-        except OSError as err:
-            _fail(f"{json_file}: cannot write: {err}")
-        out.print(f"wrote {len(results)} results to {json_file}")
-
-
-def _summary(results: list[Json], names: Sequence[str], decks: Sequence[str]) -> Table:
-    """The summary table of a simulation."""
-    matches = Counter(r["winner"] for r in results)
-    games = [g for r in results for g in r["games"]]
-    game_wins = Counter(g["winner"] for g in games)
-    reasons = Counter(str(g["reason"]) for g in games)
-    turns = [int(g["turns"]) for g in games if g.get("turns") is not None]
-    decided = [g for g in games if g["winner"] is not None and g.get("first") is not None]
-    first_wins = sum(1 for g in decided if g["winner"] == g["first"])
-    n = len(results)
-
-    def pct(k: int, total: int) -> str:
-        return f"{k} ({100 * k / total:.1f}%)" if total else "0"
-
-    table = Table(title=f"{n} matches", show_header=True)
-    table.add_column("")
-    table.add_column("value", justify="right")
-    for seat in (0, 1):
-        table.add_row(
-            f"match wins P1 ({names[0]}, {decks[0]})"
-            if seat == 0
-            else f"match wins P2 ({names[1]}, {decks[1]})",
-            pct(matches[seat], n),
-        )
-    if matches[None]:
-        table.add_row("matches without a winner", str(matches[None]))
-    table.add_row("games played", str(len(games)))
-    table.add_row(f"game wins P1 ({decks[0]})", pct(game_wins[0], len(games)))
-    table.add_row(f"game wins P2 ({decks[1]})", pct(game_wins[1], len(games)))
-    table.add_row("tied games (replayed)", str(game_wins[None]))
-    for reason, count in sorted(reasons.items()):
-        table.add_row(f"games ended by {reason}", str(count))
-    table.add_row("average turns per game", f"{sum(turns) / len(turns):.1f}" if turns else "-")
-    table.add_row("first player wins", pct(first_wins, len(decided)))
-    return table
-
-
-# --------------------------------------------------------------------------------------------
-# Cards and decks
-# --------------------------------------------------------------------------------------------
 
 
 @app.command()
@@ -765,6 +624,9 @@ def replay(
         _fail(str(err), err.code)
     except KeyError as err:
         _fail(str(err.args[0]) if err.args else str(err))
+
+
+mount_sim_and_store(app)
 
 
 def main() -> None:

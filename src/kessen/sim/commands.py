@@ -1,0 +1,550 @@
+"""The ``kessen sim`` and ``kessen store`` commands (typer), to be mounted on the main app.
+
+Mount them with :func:`mount` (replacing any older ``sim`` command)::
+
+    from kessen.sim.commands import mount
+    mount(app)            # adds `kessen sim ...` and `kessen store ...`
+
+or by hand: ``app.command("sim")(sim_command)`` and ``app.add_typer(store_app, name="store")``.
+
+User errors end with a one-line message and exit code 2 (1 for a record that no longer
+replays); an interrupted simulation says how to resume it (exit code 130).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from kessen.engine.contract import Json, RulesError
+from kessen.engine.replay import ReplayDivergence
+from kessen.store import db, exchange, html_replay
+from kessen.store.records import NO_RESULT, MatchStore, StoreError
+
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+store_app = typer.Typer(
+    help="The match store: list, show, export, import, HTML replays, integrity checks.",
+    no_args_is_help=True,
+)
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        help=f"The store's SQLite file (default: ${db.ENV_VAR} or the user data directory).",
+    ),
+]
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    Console(stderr=True, soft_wrap=True).print(Text(f"error: {message}", style="bold red"))
+    raise typer.Exit(code)
+
+
+def _out() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _open(path: Path | None) -> MatchStore:
+    try:
+        return MatchStore(path)
+    except (db.SchemaError, OSError, ValueError) as err:
+        _fail(str(err))
+    except Exception as err:  # sqlite3.DatabaseError: not a database, locked...
+        _fail(f"cannot open the match store: {err}")
+
+
+def _when(text: str | None, option: str) -> float | None:
+    if text is None:
+        return None
+    try:
+        return datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        _fail(f"{option}: expected a date like 2025-01-31 or 2025-01-31T18:00, got {text!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# kessen store ...
+# --------------------------------------------------------------------------------------------
+
+
+@store_app.command("path")
+def store_path(database: DbOption = None) -> None:
+    """Print the path of the store's file."""
+    _out().print(db.resolve_path(database))
+
+
+@store_app.command("list")
+def store_list(
+    database: DbOption = None,
+    deck: Annotated[str | None, typer.Option(help="Either seat's deck.")] = None,
+    result: Annotated[
+        str | None, typer.Option(help="Winner seat 0 or 1, or 'none' (no winner).")
+    ] = None,
+    since: Annotated[str | None, typer.Option(help="Created on or after (ISO date).")] = None,
+    until: Annotated[str | None, typer.Option(help="Created before (ISO date).")] = None,
+    ruleset: Annotated[str | None, typer.Option(help="Ruleset name.")] = None,
+    finished: Annotated[
+        bool | None, typer.Option("--finished/--unfinished", help="Only finished/unfinished.")
+    ] = None,
+    source: Annotated[str | None, typer.Option(help="play, sim, server, import, branch...")] = None,
+    player: Annotated[str | None, typer.Option(help="A seat's player name.")] = None,
+    limit: Annotated[int, typer.Option(help="At most this many (newest first).")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
+) -> None:
+    """List stored matches, newest first."""
+    parsed: int | str | None = None
+    if result is not None:
+        if result not in ("0", "1", NO_RESULT):
+            _fail(f"--result: expected 0, 1 or none, got {result!r}")
+        parsed = NO_RESULT if result == NO_RESULT else int(result)
+    with _open(database) as store:
+        rows = store.list_matches(
+            deck=deck,
+            result=parsed,
+            since=_when(since, "--since"),
+            until=_when(until, "--until"),
+            ruleset=ruleset,
+            finished=finished,
+            source=source,
+            player=player,
+            limit=limit,
+        )
+    out = _out()
+    if as_json:
+        for row in rows:
+            out.print(json.dumps(row.to_json(), ensure_ascii=False), markup=False)
+        return
+    table = Table("id", "created", "source", "decks", "players", "steps", "result")
+    for row in rows:
+        info = row.to_json()
+        outcome = (
+            "…"
+            if not row.is_finished
+            else ("no winner" if row.winner is None else f"P{row.winner + 1}") + f" ({row.reason})"
+        )
+        table.add_row(
+            str(row.id),
+            info["created"],
+            row.source,
+            " vs ".join(str(d) for d in row.decks),
+            ", ".join(f"{k}:{v}" for k, v in row.players.items()),
+            str(row.steps),
+            outcome,
+        )
+    out.print(table)
+
+
+@store_app.command("show")
+def store_show(
+    match_id: Annotated[int, typer.Argument(help="Match id.")],
+    database: DbOption = None,
+) -> None:
+    """Show one match's record (without its actions) as JSON."""
+    with _open(database) as store:
+        try:
+            record = store.get(match_id)
+        except StoreError as err:
+            _fail(str(err))
+    data: Json = {
+        **record.info.to_json(),
+        "config": record.config,
+        "results": record.results,
+        "meta": record.meta,
+        "hashes": {str(k): v for k, v in record.replay().hashes.items()},
+    }
+    _out().print(json.dumps(data, ensure_ascii=False, indent=1), markup=False)
+
+
+@store_app.command("export")
+def store_export(
+    match_id: Annotated[int, typer.Argument(help="Match id.")],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="File (default match-ID.json; - : stdout)."),
+    ] = None,
+    database: DbOption = None,
+) -> None:
+    """Export one match as one JSON file."""
+    with _open(database) as store:
+        try:
+            document = exchange.export_match(store, match_id)
+        except StoreError as err:
+            _fail(str(err))
+    text = exchange.dumps(document)
+    if output is not None and str(output) == "-":
+        sys.stdout.write(text)
+        return
+    target = output or Path(f"match-{match_id}.json")
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as err:
+        _fail(f"{target}: cannot write: {err}")
+    _out().print(f"wrote {target}")
+
+
+@store_app.command("import")
+def store_import(
+    files: Annotated[list[Path], typer.Argument(help="Match JSON files (from store export).")],
+    database: DbOption = None,
+) -> None:
+    """Import exported matches; prints each new id."""
+    out = _out()
+    with _open(database) as store:
+        for path in files:
+            try:
+                new_id = exchange.read(store, path)
+            except FileNotFoundError:
+                _fail(f"{path}: no such file")
+            except (exchange.ExchangeError, OSError, UnicodeDecodeError) as err:
+                _fail(str(err))
+            out.print(f"{path}: imported as match {new_id}")
+
+
+@store_app.command("html")
+def store_html(
+    match_id: Annotated[int, typer.Argument(help="Match id.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File (default match-ID.html).")
+    ] = None,
+    lang: Annotated[str, typer.Option(help="Language: ja or en.")] = "ja",
+    database: DbOption = None,
+) -> None:
+    """Write a self-contained HTML replay of one match (opens without a server)."""
+    if lang not in ("ja", "en"):
+        _fail(f"--lang: expected ja or en, got {lang!r}")
+    with _open(database) as store:
+        try:
+            info = store.info(match_id)
+            replay = store.load_replay(match_id)
+        except StoreError as err:
+            _fail(str(err))
+    title = f"#{match_id} " + " vs ".join(str(d) for d in info.decks)
+    try:
+        page = html_replay.render(replay, lang, title=title)
+    except ReplayDivergence as err:
+        _fail(
+            f"match {match_id} no longer replays ({err}); see `kessen store check {match_id}`",
+            EXIT_INVALID,
+        )
+    target = output or Path(f"match-{match_id}.html")
+    try:
+        target.write_text(page, encoding="utf-8")
+    except OSError as err:
+        _fail(f"{target}: cannot write: {err}")
+    _out().print(f"wrote {target}")
+
+
+@store_app.command("check")
+def store_check(
+    match_ids: Annotated[list[int], typer.Argument(help="Match ids.")],
+    database: DbOption = None,
+) -> None:
+    """Replay matches under the current rules and cards; report where one diverges and the
+    cards involved (exit 1 if any does)."""
+    out = _out()
+    bad = 0
+    with _open(database) as store:
+        for match_id in match_ids:
+            try:
+                divergence = store.check(match_id)
+            except StoreError as err:
+                _fail(str(err))
+            if divergence is None:
+                out.print(f"match {match_id}: replays exactly")
+            else:
+                bad += 1
+                out.print(Text(f"match {match_id}: " + divergence.describe(), style="red"))
+    if bad:
+        raise typer.Exit(EXIT_INVALID)
+
+
+@store_app.command("branch")
+def store_branch(
+    match_id: Annotated[int, typer.Argument(help="Match id.")],
+    step: Annotated[int, typer.Argument(help="Continue after this many actions.")],
+    database: DbOption = None,
+) -> None:
+    """Start a new unfinished match from a step of another ("continue from here")."""
+    with _open(database) as store:
+        try:
+            new_id = store.branch(match_id, step)
+        except (StoreError, RulesError) as err:
+            _fail(str(err))
+    _out().print(f"match {new_id} continues match {match_id} after step {step}")
+
+
+@store_app.command("runs")
+def store_runs(database: DbOption = None) -> None:
+    """List simulation runs (resume one with `kessen sim --run NAME` and the same settings)."""
+    table = Table("id", "name", "games done", "created", "finished")
+    with _open(database) as store:
+        for run in store.sim_runs():
+            spec = run["spec"]
+            total = spec.get("games", 0)
+            table.add_row(
+                str(run["id"]),
+                run["name"],
+                f"{run['games']} ({total} per matchup)",
+                datetime.fromtimestamp(run["created"]).isoformat(timespec="seconds"),
+                "—"
+                if run["finished"] is None
+                else datetime.fromtimestamp(run["finished"]).isoformat(timespec="seconds"),
+            )
+    _out().print(table)
+
+
+# --------------------------------------------------------------------------------------------
+# kessen sim
+# --------------------------------------------------------------------------------------------
+
+
+def _decks(spec: str, ruleset: str) -> list[str | Json]:
+    names = [d.strip() for d in spec.split(",") if d.strip()]
+    if not names:
+        _fail("--decks: give at least one deck")
+    if ruleset != "kobo":
+        return list(names)
+    from kessen.games.kobo.decks import deck_to_json, load_deck, starter_decks
+    from kessen.games.kobo.schema import CardDataError, load_pool
+
+    starters = starter_decks()
+    out: list[str | Json] = []
+    for name in names:
+        if name in starters:
+            out.append(name)
+            continue
+        path = Path(name)
+        if not path.is_file():
+            _fail(f"unknown deck {name!r}; starter decks: {', '.join(starters)} (or a .toml file)")
+        try:
+            out.append(deck_to_json(load_deck(path, load_pool())))
+        except (CardDataError, OSError, UnicodeDecodeError) as err:
+            _fail(str(err))
+    return out
+
+
+def _default_decks() -> str:
+    try:
+        from kessen.games.kobo.decks import starter_decks
+
+        return ",".join(sorted(starter_decks()))
+    except Exception:  # pragma: no cover - the shipped decks always load
+        return ""
+
+
+def sim_command(
+    decks: Annotated[
+        str, typer.Option(help="Decks, comma-separated: starter names or .toml files.")
+    ] = _default_decks(),
+    players: Annotated[
+        str, typer.Option(help="COM levels (registry player names), comma-separated.")
+    ] = "random,heuristic",
+    games: Annotated[int, typer.Option("--games", "-n", help="Matches per matchup.")] = 10,
+    seed: Annotated[int, typer.Option(help="Tournament seed (each game's seed derives).")] = 0,
+    best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 1,
+    mirror: Annotated[bool, typer.Option(help="Also play each entrant against itself.")] = False,
+    turn_limit: Annotated[int | None, typer.Option(help="Turn limit of a game.")] = None,
+    ruleset: Annotated[str, typer.Option(help="Ruleset.")] = "kobo",
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: all cores; 1: this process).")
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(help="Run on Ray: 'auto' starts a local Ray, an address joins a cluster."),
+    ] = None,
+    database: DbOption = None,
+    no_store: Annotated[
+        bool, typer.Option("--no-store", help="Keep no replays in the match store.")
+    ] = False,
+    journal: Annotated[
+        Path | None,
+        typer.Option(help="Journal results to this JSONL file (resumable) instead of the store."),
+    ] = None,
+    run_name: Annotated[
+        str | None,
+        typer.Option("--run", help="Run name in the store; the same name and settings resume."),
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option(help="Directory for report.html and report.json.")
+    ] = Path("sim-report"),
+    html_replays: Annotated[
+        int,
+        typer.Option(
+            "--html-replays",
+            help="Write HTML replays of the first N games by the report (-1: all).",
+        ),
+    ] = 0,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Round-robin tournament of COM players over decks × levels, on all cores or on Ray.
+
+    Every game is kept in the match store (replayable) and journaled, so an interrupted run
+    resumes where it stopped with the same --run name; a report (HTML with plots, and JSON)
+    gives win rates with Wilson 95% intervals, the first player's edge, game lengths and
+    per-card statistics.
+    """
+    from kessen.sim import report as report_module
+    from kessen.sim.backends import BackendError, make_backend
+    from kessen.sim.tournament import (
+        Journal,
+        JsonlJournal,
+        MemoryJournal,
+        SimError,
+        StoreJournal,
+        TournamentSpec,
+        run,
+    )
+
+    err_console = Console(stderr=True)
+    try:
+        spec = TournamentSpec(
+            decks=tuple(_decks(decks, ruleset)),
+            players=tuple(p.strip() for p in players.split(",") if p.strip()),
+            games=games,
+            seed=seed,
+            best_of=best_of,
+            ruleset=ruleset,
+            mirror=mirror,
+            turn_limit=turn_limit,
+        )
+        spec.validate()
+    except (SimError, KeyError) as err:
+        _fail(str(err.args[0]) if err.args else str(err))
+    store: MatchStore | None = None
+    if not no_store:
+        store = _open(database)
+    name = run_name or datetime.now().strftime("sim-%Y%m%d-%H%M%S")
+    chosen: Journal
+    try:
+        if journal is not None:
+            chosen = JsonlJournal(journal, spec, store)
+        elif store is not None:
+            chosen = StoreJournal(store, name, spec)
+        else:
+            chosen = MemoryJournal(name)
+    except (SimError, StoreError) as err:
+        _fail(str(err))
+    try:
+        backend = make_backend(ray, workers)
+    except BackendError as err:
+        _fail(str(err))
+    total = len(spec.matchups) * spec.games
+    already = len(chosen.done())
+    if already:
+        err_console.print(f"resuming run {chosen.name}: {already} of {total} games done")
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    progress = Progress(*columns, console=err_console, disable=quiet)
+    task = progress.add_task(f"sim on {backend.name}", total=total, completed=already, rate="—")
+    started = datetime.now()
+
+    def advance(done: int, _total: int, _entry: Json) -> None:
+        seconds = max(1e-9, (datetime.now() - started).total_seconds())
+        rate = f"{(done - already) / seconds:.1f}"
+        progress.update(task, completed=done, rate=rate)
+
+    try:
+        with progress:
+            result = run(spec, chosen, backend, progress=advance)
+    except KeyboardInterrupt:
+        backend.close()
+        chosen.close()
+        done = len(chosen.done())
+        hint = f"--journal {journal}" if journal is not None else f"--run {chosen.name}"
+        err_console.print(
+            f"interrupted: {done} of {total} games kept; run again with {hint} and the same "
+            "settings to resume"
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        backend.close()
+    chosen.close()
+    out = _out()
+    labels = [e.label for e in spec.entrants]
+    table = Table("A", "B", "A's game win rate [95% CI]", "first player", "turns (median)")
+    for m in result.stats["matchups"]:
+        g = m["games"]
+        f = m["first_player"]
+        table.add_row(
+            labels[m["a"]],
+            labels[m["b"]],
+            f"{g['rate']:.3f} [{g['ci95'][0]:.3f}, {g['ci95'][1]:.3f}] n={g['n']}",
+            f"{f['rate']:.3f}",
+            f"{m['turns'].get('median', '—')}",
+        )
+    out.print(table)
+    replays: dict[int, str] = {}
+    if report is not None:
+        if store is not None and html_replays:
+            replays = _write_replays(store, result.summaries, report, html_replays)
+        html_path, json_path = report_module.write(result, report, replays)
+        out.print(f"report: {html_path} and {json_path}")
+    if store is not None:
+        out.print(f"run {chosen.name}: {total} games in {store.path}")
+        store.close()
+
+
+def _write_replays(
+    store: MatchStore, summaries: list[Json], directory: Path, count: int
+) -> dict[int, str]:
+    folder = directory / "replays"
+    folder.mkdir(parents=True, exist_ok=True)
+    chosen = summaries if count < 0 else summaries[:count]
+    out: dict[int, str] = {}
+    for summary in chosen:
+        match_id = summary.get("match_id")
+        if match_id is None:
+            continue
+        page = html_replay.render(store.load_replay(int(match_id)), "ja", title=f"#{match_id}")
+        name = f"match-{match_id}.html"
+        (folder / name).write_text(page, encoding="utf-8")
+        out[int(match_id)] = f"replays/{name}"
+    return out
+
+
+def mount(app: typer.Typer, sim_name: str = "sim", store_name: str = "store") -> None:
+    """Add the ``sim`` command and the ``store`` group to the main ``kessen`` app."""
+    app.command(sim_name)(sim_command)
+    app.add_typer(store_app, name=store_name)
+
+
+def _standalone() -> typer.Typer:
+    app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+    mount(app)
+    return app
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Run ``sim``/``store`` without the main CLI (``python -m kessen.sim.commands``)."""
+    return _standalone()(argv)
+
+
+if __name__ == "__main__":
+    main()
