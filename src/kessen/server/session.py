@@ -248,8 +248,9 @@ class Session:
         everything = show_all and (self.mode == "com_vs_com" or state.pending is None)
         viewer = 0 if seat == SPECTATOR else seat
         view = state.view_all(lang) if everything else state.view(viewer, lang)
+        speaker = None if seat == SPECTATOR else viewer  # spectators read "P1/P2", not "you"
         for entry in view["log"]:
-            entry["text"] = rules.describe(entry, lang, viewer)
+            entry["text"] = rules.describe(entry, lang, speaker)
         view["history"] = self.history(viewer)
         view["session"] = {
             "id": self.id,

@@ -11,6 +11,7 @@ from typing import Any
 
 from kessen.engine.contract import Json
 from kessen.games.kobo.decks import deck_to_json
+from kessen.games.kobo.effects import side_seat
 from kessen.games.kobo.state import (
     EMPTY,
     EXCLUDED,
@@ -127,7 +128,10 @@ def _context(state: KoboState, viewer: int | None, everything: bool, lang: str) 
     sees = everything or viewer == seat
     if kind in ("char", "trap", "deploy", "deploy_go", "summon_slot", "blind_slot", "chain_target"):
         public = kind in ("deploy_go", "summon_slot", "blind_slot", "chain_target")
-        return {"card": _card(state, frame[2], lang)} if sees or public else {}
+        out: Json = {"card": _card(state, frame[2], lang)} if sees or public else {}
+        if kind in ("deploy_go", "chain_target"):
+            out["side"] = side_seat(state, frame[1], state.defs[frame[2]])
+        return out
     if kind == "nominate":
         return {"named": list(frame[2:])} if sees else {}
     if kind == "declare":

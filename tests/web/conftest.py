@@ -1,0 +1,91 @@
+"""Fixtures for the browser tests: a real server (COM pace 0) and a headless Chromium.
+
+The browser is Debian's ``chromium`` driven by Playwright through ``executable_path``; when it
+is not installed, every browser test is skipped with that reason.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from kessen.server.run import running
+
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+)
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 720}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the browser tests, with a clear reason, when there is no Chromium."""
+    reason = None
+    if CHROMIUM is None:
+        reason = "Chromium is not installed (Debian package `chromium`); browser tests skipped"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            reason = "the Python package `playwright` is not installed; browser tests skipped"
+    if reason is None:
+        return
+    here = os.path.dirname(__file__)
+    for item in items:
+        if str(item.fspath).startswith(here):
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """Base URL of a Kessen server whose COM players move at once (pace 0)."""
+    with running(pace=0.0) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the whole session."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def context(browser: Any) -> Iterator[Any]:
+    """A fresh browser profile (empty localStorage) at 1280×720."""
+    ctx = browser.new_context(viewport=VIEWPORT, locale="ja-JP")
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture()
+def page(context: Any, server: str) -> Iterator[Any]:
+    """A page of the app; the test fails if the page throws a JavaScript error."""
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda err: errors.append(str(err)))
+    pg.on(
+        "console",
+        lambda msg: errors.append(msg.text) if msg.type == "error" else None,
+    )
+    pg.set_default_timeout(20_000)
+    pg.goto(server)
+    yield pg
+    assert not errors, f"JavaScript errors on the page: {errors}"
