@@ -162,7 +162,11 @@ def check_no_leak(view: dict[str, Any], raw: str, mirror: Session) -> None:
     # The very view the mirror renders for seat 0 (so the message is a function of seat 0's
     # view) ...
     truth = state.view(ME, view["lang"])
-    plain = {k: v for k, v in view.items() if k not in ("history", "session")}
+    plain = {k: v for k, v in view.items() if k not in ("history", "session", "com_why")}
+    why = view["com_why"]
+    if why is not None:  # COM's reasons never list choices that depend on its hidden cards
+        assert why["seat"] == FOE
+        assert why["candidates"] is None or why["prompt"] in RULES.public_prompts
     plain["log"] = [{k: v for k, v in e.items() if k != "text"} for e in plain["log"]]
     assert plain == truth
     for entry in view["log"][-4:]:

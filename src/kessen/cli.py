@@ -39,6 +39,7 @@ from kessen.games.kobo.text import card_text, kind_label
 from kessen.server.app import DEFAULT_PACE
 from kessen.server.run import DEFAULT_PORT, serve
 from kessen.sim.commands import mount as mount_sim_and_store
+from kessen.store.records import MatchStore
 
 RULESET = "kobo"
 EXIT_INVALID = 1
@@ -305,9 +306,26 @@ def play(
     no_browser: Annotated[
         bool, typer.Option("--no-browser", help="Do not open a browser window.")
     ] = False,
+    database: Annotated[
+        Path | None,
+        typer.Option("--db", help="The match store (default: $KESSEN_DB or the user data dir)."),
+    ] = None,
+    no_store: Annotated[
+        bool, typer.Option("--no-store", help="Record nothing (no match history, no resume).")
+    ] = False,
 ) -> None:
-    """Play Kōbō in the browser: start the game server on 127.0.0.1 and open the page."""
-    serve(port=port, pace=pace, open_browser=not no_browser)
+    """Play Kōbō in the browser: start the game server on 127.0.0.1 and open the page.
+
+    Every match is recorded in the match store; unfinished matches against COM resume when
+    the server is started again.
+    """
+    store = None
+    if not no_store:
+        try:
+            store = MatchStore(database)
+        except Exception as err:  # a broken or locked file: say so, do not start half-way
+            _fail(f"cannot open the match store: {err}")
+    serve(port=port, pace=pace, open_browser=not no_browser, store=store)
 
 
 @app.command()

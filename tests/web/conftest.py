@@ -43,6 +43,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             reason = "the Python package `playwright` is not installed; browser tests skipped"
     if reason is None:
         return
+    if os.environ.get("KESSEN_REQUIRE_BROWSER") == "1":
+        raise pytest.UsageError(f"KESSEN_REQUIRE_BROWSER=1 but {reason}")
     here = os.path.dirname(__file__)
     for item in items:
         if str(item.fspath).startswith(here):

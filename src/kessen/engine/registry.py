@@ -49,7 +49,9 @@ class Ruleset:
     """What a ruleset offers the rest of the system.
 
     ``players`` maps COM level names to factories, weakest first; ``describe`` renders log
-    entries as text; ``catalog`` lists cards and decks for clients.
+    entries as text; ``catalog`` lists cards and decks for clients; ``public_prompts`` names
+    the prompts whose legal choices follow from public information only (so a COM's
+    candidate list for them reveals nothing hidden).
     """
 
     name: str
@@ -61,6 +63,7 @@ class Ruleset:
     players: Mapping[str, PlayerFactory]
     describe: Describe
     catalog: Catalog
+    public_prompts: frozenset[str] = frozenset()
 
 
 _RULESETS: dict[str, Ruleset] = {}

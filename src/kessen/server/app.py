@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from kessen.server.protocol import (
     parse_message,
 )
 from kessen.server.session import SPECTATOR, Mode, Session
+from kessen.store.records import MatchStore
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 DEFAULT_PACE = 3.0
@@ -113,7 +115,7 @@ class Hub:
                 action = await asyncio.to_thread(player.choose, view, legal)
                 if session.version != version:
                     continue
-                session.apply_com(seat, action)
+                session.apply_com(seat, action, getattr(player, "last_explanation", None))
                 await self.broadcast(session)
 
     async def close(self) -> None:
@@ -122,12 +124,21 @@ class Hub:
             task.cancel()
 
 
-def create_app(pace: float = DEFAULT_PACE) -> FastAPI:
-    """The application; ``pace`` is the default seconds per COM action."""
+def create_app(pace: float = DEFAULT_PACE, store: MatchStore | None = None) -> FastAPI:
+    """The application; ``pace`` is the default seconds per COM action. With a ``store``,
+    every match is recorded as it is played, and unfinished ones come back on start-up."""
     hub = Hub(pace=pace)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
+        if store is not None:
+            for info in store.unfinished(source="server"):
+                try:
+                    hub.add(Session.restore(store, info.id))
+                except (RulesError, KeyError, ValueError) as err:
+                    logging.getLogger(__name__).warning(
+                        "match %s cannot be resumed: %s", info.id, err
+                    )
         yield
         await hub.close()
 
@@ -167,12 +178,14 @@ def create_app(pace: float = DEFAULT_PACE) -> FastAPI:
         seed = request.seed if request.seed is not None else random.SystemRandom().randrange(2**62)
         pace = request.pace if request.pace is not None else hub.pace
         try:
-            session = Session.create(request.ruleset, config, seed, request.mode, request.com, pace)
+            session = Session.create(
+                request.ruleset, config, seed, request.mode, request.com, pace, store
+            )
         except RulesError as err:
             raise HTTPException(422, str(err)) from err
         hub.add(session)
         seat = 0 if request.mode == "vs_com" else SPECTATOR
-        return {"id": session.id, "token": session.new_token(seat), "seat": seat}
+        return {"id": session.id, "token": session.first_token, "seat": seat}
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import uvicorn
 
 from kessen.server.app import DEFAULT_PACE, create_app
+from kessen.store.records import MatchStore
 
 DEFAULT_PORT = 8765
 
@@ -30,9 +31,13 @@ def free_port(preferred: int = DEFAULT_PORT, host: str = "127.0.0.1") -> int:
     raise OSError("no free port")
 
 
-def _config(port: int, pace: float, host: str) -> uvicorn.Config:
+def _config(port: int, pace: float, host: str, store: MatchStore | None = None) -> uvicorn.Config:
     return uvicorn.Config(
-        create_app(pace=pace), host=host, port=port, log_level="warning", ws_max_size=65536
+        create_app(pace=pace, store=store),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
     )
 
 
@@ -41,8 +46,12 @@ def serve(
     pace: float = DEFAULT_PACE,
     open_browser: bool = True,
     host: str = "127.0.0.1",
+    store: MatchStore | None = None,
 ) -> None:
-    """Serve until interrupted; print the URL and open it in a browser when possible."""
+    """Serve until interrupted; print the URL and open it in a browser when possible.
+
+    Matches are recorded in ``store`` (unfinished ones resume when the server starts again).
+    """
     port = free_port(port, host)
     url = f"http://{host}:{port}/"
     print(f"Kessen is running at {url}  (Ctrl+C to stop)", flush=True)
@@ -53,14 +62,18 @@ def serve(
         or os.uname().sysname == "Darwin"
     ):
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.Server(_config(port, pace, host)).run()
+    if store is not None:
+        print(f"Matches are recorded in {store.path}", flush=True)
+    uvicorn.Server(_config(port, pace, host, store)).run()
 
 
 @contextmanager
-def running(pace: float = 0.0, host: str = "127.0.0.1") -> Iterator[str]:
+def running(
+    pace: float = 0.0, host: str = "127.0.0.1", store: MatchStore | None = None
+) -> Iterator[str]:
     """A server in a background thread for tests; yields its base URL."""
     port = free_port(0, host)
-    server = uvicorn.Server(_config(port, pace, host))
+    server = uvicorn.Server(_config(port, pace, host, store))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

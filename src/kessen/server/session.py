@@ -17,6 +17,7 @@ from kessen.engine.action import Action, ActionParseError
 from kessen.engine.contract import GameState, Json, RulesError
 from kessen.engine.log import NOBODY
 from kessen.engine.replay import Replay
+from kessen.store.records import MatchStore, Recorder
 
 Mode = Literal["vs_com", "com_vs_com"]
 SPECTATOR = -1
@@ -44,12 +45,22 @@ class Session:
     tokens: dict[str, int] = field(default_factory=dict)
     version: int = 0
     replay: Replay | None = None
+    recorder: Recorder | None = None
+    why: Json | None = None
 
     @staticmethod
     def create(
-        ruleset: str, config: Json, seed: int, mode: Mode, com_level: str, pace: float
+        ruleset: str,
+        config: Json,
+        seed: int,
+        mode: Mode,
+        com_level: str,
+        pace: float,
+        store: MatchStore | None = None,
     ) -> Session:
-        """A new session; raises :class:`RulesError` for a bad config or COM level."""
+        """A new session, recorded in ``store`` if given; raises :class:`RulesError` for a bad
+        config or COM level. Its first token (the player's, or the spectator's in COM vs COM)
+        is in ``tokens``."""
         rules = registry.get(ruleset)
         if com_level not in rules.players:
             raise SessionError(
@@ -60,7 +71,57 @@ class Session:
         session = Session(secrets.token_hex(8), ruleset, config, seed, mode, com, pace)
         session.states.append(state)
         session.replay = Replay.start(state, config, seed)
+        session.new_token(0 if mode == "vs_com" else SPECTATOR)
+        if store is not None:
+            players = {str(s): com.get(s, "human") for s in range(state.seats)}
+            session.recorder = Recorder.start(
+                store, state, config, seed, players=players, source="server", meta=session.meta()
+            )
         return session
+
+    def meta(self) -> Json:
+        """What the store keeps to bring this session back after a restart."""
+        return {
+            "session": self.id,
+            "mode": self.mode,
+            "com": {str(k): v for k, v in self.com.items()},
+            "pace": self.pace,
+            "tokens": dict(self.tokens),
+        }
+
+    @staticmethod
+    def restore(store: MatchStore, match_id: int) -> Session:
+        """Bring back an unfinished recorded session (its history replayed and verified)."""
+        record = store.get(match_id)
+        meta = record.meta
+        replay = record.replay()
+        session = Session(
+            meta["session"],
+            replay.ruleset,
+            replay.config,
+            replay.seed,
+            meta["mode"],
+            {int(k): v for k, v in meta["com"].items()},
+            float(meta["pace"]),
+        )
+        session.tokens = {str(k): int(v) for k, v in meta["tokens"].items()}
+        for state in replay.states(verify=True):
+            if session.states:
+                pending = session.states[-1].pending
+                assert pending is not None
+                action = Action.parse(replay.actions[len(session.actions)])
+                session.actions.append((pending.seat, action))
+            session.states.append(state)
+        session.replay = replay
+        session.recorder = Recorder(
+            store, match_id, len(replay.actions), len(session.live.log_events())
+        )
+        return session
+
+    @property
+    def first_token(self) -> str:
+        """The token handed out when the session was created."""
+        return next(iter(self.tokens))
 
     # --- seats ------------------------------------------------------------------------
 
@@ -101,10 +162,14 @@ class Session:
         return pending.seat
 
     def _push(self, seat: int, action: Action, state: GameState) -> None:
+        if self.recorder is not None:
+            self.recorder.record(action, state)  # stored first: a crash loses nothing shown
         self.states.append(state)
         self.actions.append((seat, action))
         if self.replay is not None:
             self.replay.record(action, state)
+        if seat not in self.com:
+            self.why = None
         self.version += 1
 
     def act(self, seat: int, prompt_id: int, text: str) -> None:
@@ -128,13 +193,24 @@ class Session:
         pending = self.live.pending
         return self.seed * 1_000_003 + (pending.prompt_id if pending else 0)
 
-    def apply_com(self, seat: int, action: Action) -> None:
-        """Apply the action COM chose for ``seat`` from its own view."""
+    def apply_com(self, seat: int, action: Action, explanation: Any = None) -> None:
+        """Apply the action COM chose for ``seat`` from its own view; keep its explanation
+        (candidate actions with visits and values) for the "why" panel."""
         if self.com_to_move() != seat:
             raise SessionError("it is not that COM's decision")
-        state = self.live.clone()
+        live = self.live
+        pending = live.pending
+        assert pending is not None
+        state = live.clone()
         state.apply(action)
         self._push(seat, action, state)
+        self.why = {
+            "seat": seat,
+            "prompt": pending.prompt,
+            "action": str(action),
+            "level": self.com[seat],
+            "candidates": _candidates(explanation),
+        }
 
     def com_step(self) -> Action | None:
         """Let the COM whose turn it is decide from its own view, and apply its action."""
@@ -144,7 +220,7 @@ class Session:
         rules = registry.get(self.ruleset)
         player = rules.players[self.com[seat]](self.com_seed())
         action = player.choose(self.live.view(seat), self.live.legal_actions())
-        self.apply_com(seat, action)
+        self.apply_com(seat, action, getattr(player, "last_explanation", None))
         return action
 
     # --- undo / redo ------------------------------------------------------------------
@@ -178,6 +254,9 @@ class Session:
         self.redo_groups.append(self.actions[index:])
         del self.states[index + 1 :]
         del self.actions[index:]
+        if self.recorder is not None:
+            self.recorder.undo_to(index, self.live)
+        self.why = None
         if self.replay is not None:
             self.replay = self._rebuilt_replay()
         self.version += 1
@@ -252,6 +331,7 @@ class Session:
         for entry in view["log"]:
             entry["text"] = rules.describe(entry, lang, speaker)
         view["history"] = self.history(viewer)
+        view["com_why"] = self._why_for(viewer, everything)
         view["session"] = {
             "id": self.id,
             "mode": self.mode,
@@ -261,6 +341,21 @@ class Session:
             "show_all": everything,
         }
         return view
+
+    def _why_for(self, viewer: int, everything: bool) -> Json | None:
+        """COM's last explanation as ``viewer`` may see it.
+
+        The candidate list of a decision whose choices depend on COM's hidden cards (which
+        tactic to play, which card to set) would show those cards: it is given only for
+        prompts the ruleset marks public, or to a viewer who sees everything.
+        """
+        why = self.why
+        if why is None or self.cursor is not None:
+            return None
+        public = why["prompt"] in registry.get(self.ruleset).public_prompts
+        if everything or public or viewer == why["seat"]:
+            return why
+        return {**why, "candidates": None, "hidden": len(why["candidates"] or [])}
 
     def summary(self) -> dict[str, Any]:
         """A short description for listings."""
@@ -272,3 +367,20 @@ class Session:
             "steps": len(self.actions),
             "over": outcome is not None,
         }
+
+
+def _candidates(explanation: Any) -> list[Json] | None:
+    """A COM player's explanation as a short JSON list (at most five candidates)."""
+    if not explanation:
+        return None
+    out: list[Json] = []
+    for item in list(explanation)[:5]:
+        entry = item if isinstance(item, dict) else getattr(item, "__dict__", {})
+        out.append(
+            {
+                "action": str(entry.get("action", "")),
+                "visits": entry.get("visits"),
+                "value": entry.get("value"),
+            }
+        )
+    return out

@@ -36,6 +36,9 @@ registry.register(
         players={"random": RandomPlayer, "heuristic": _heuristic},
         describe=_describe,
         catalog=catalog,
+        public_prompts=frozenset(
+            {"turn", "declare", "tie", "blind", "place", "set", "deploy", "deploy_target", "target"}
+        ),
     )
 )
 

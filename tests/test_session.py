@@ -1,0 +1,115 @@
+"""Server sessions: undo/redo against COM, the reveal boundary, COM's reasons kept honest."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from kessen.engine import registry
+from kessen.engine.action import Action
+from kessen.engine.contract import Json
+from kessen.server.session import Session, SessionError
+
+
+def vs_com(seed: int = 3) -> Session:
+    return Session.create(
+        "kobo", {"decks": ["vanguard", "tempo"], "best_of": 1}, seed, "vs_com", "heuristic", 0.0
+    )
+
+
+def settle(session: Session) -> None:
+    """Let COM answer until the human must decide (or the match ends)."""
+    while session.com_step() is not None:
+        pass
+
+
+def human_acts(session: Session, choose: int = 0) -> None:
+    pending = session.live.pending
+    assert pending is not None and pending.seat == 0
+    legal = session.live.legal_actions()
+    session.act(0, pending.prompt_id, str(legal[choose % len(legal)]))
+    settle(session)
+
+
+def test_undo_takes_back_the_human_decision_with_com_replies_and_redo_is_exact() -> None:
+    session = vs_com()
+    settle(session)
+    for _ in range(3):
+        human_acts(session)
+    before = session.live.state_hash()
+    steps = len(session.actions)
+    human_acts(session)
+    after = session.live.state_hash()
+    if session.history(0)["can_undo"]:
+        session.undo(0)
+        assert session.live.state_hash() == before
+        assert len(session.actions) == steps
+        session.redo(0)
+        assert session.live.state_hash() == after  # same RNG: nothing re-rolled
+    else:
+        assert session.history(0)["undo_blocked"]
+
+
+def test_undo_never_crosses_a_revealed_com_card() -> None:
+    session = vs_com(seed=8)
+    settle(session)
+    crossed = False
+    for step in range(200):
+        if session.live.pending is None:
+            break
+        history = session.history(0)
+        index, reason = session._undo_target(0)
+        if index is not None:
+            start = len(session.states[index].log_events())
+            revealed = [e for e in session.live.log_events()[start:] if e.reveals == 1]
+            assert not revealed
+        elif session.actions and reason and "shown" in reason:
+            crossed = True
+            with pytest.raises(SessionError, match="hidden card"):
+                session.undo(0)
+            assert history["undo_blocked"] == reason
+        human_acts(session, step)
+    assert crossed, "the scenario never met the boundary"
+
+
+class ExplainingPlayer:
+    """A COM that always passes when it can and explains itself with its legal actions."""
+
+    name = "explaining"
+
+    def __init__(self, seed: int) -> None:
+        self.last_explanation: list[Json] = []
+
+    def choose(self, view: Json, legal: Sequence[Action]) -> Action:
+        self.last_explanation = [{"action": str(a), "visits": 1, "value": 0.5} for a in legal]
+        return legal[-1]
+
+
+def test_com_reasons_hide_choices_that_depend_on_its_hidden_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rules = registry.get("kobo")
+    players: dict[str, Any] = {**rules.players, "explaining": ExplainingPlayer}
+    patched = dataclasses.replace(rules, players=players)
+    monkeypatch.setattr(registry, "_RULESETS", {**registry._RULESETS, "kobo": patched})
+    session = Session.create(
+        "kobo", {"decks": ["vanguard", "tempo"], "best_of": 1}, 4, "vs_com", "explaining", 0.0
+    )
+    seen_public = seen_hidden = False
+    for step in range(300):
+        settle(session)
+        why = session.view_for(0, "ja", False)["com_why"]
+        if why is not None:
+            if why["prompt"] in patched.public_prompts:
+                assert why["candidates"]
+                seen_public = True
+            else:
+                assert why["candidates"] is None and why["hidden"] >= 1
+                seen_hidden = True
+        if session.live.pending is None or (seen_public and seen_hidden):
+            break
+        human_acts(session, step)
+    assert seen_public and seen_hidden
