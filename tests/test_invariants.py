@@ -28,6 +28,7 @@ from kessen.engine.contract import GameState, Json
 from kessen.engine.invariants import InvariantBroken, random_playout
 from kessen.games.kobo.decks import starter_decks
 from kessen.games.kobo.state import KoboState
+from tests.twgp.suite import PARTS as TWGP_PARTS
 
 #: Deep checks run at every step for the deep subset, and every ``DEEP_EVERY`` steps otherwise.
 #: Measured for Kōbō: a game of ~107 steps costs ~65 ms of CPU without deep checks (mostly the
@@ -156,6 +157,7 @@ def _kobo_check_view(view: Json, viewer: int | None) -> None:
 
 SUITES = [
     Suite("kobo", _kobo_games, _kobo_hit_turn_limit, _kobo_check_view, _kobo_view_games),
+    Suite("twgp", *TWGP_PARTS),
 ]
 _BY_NAME = {suite.ruleset: suite for suite in SUITES}
 

@@ -36,6 +36,7 @@ from kessen.games.kobo.decks import (
 from kessen.games.kobo.logtext import describe
 from kessen.games.kobo.schema import CardDataError, load_pool
 from kessen.games.kobo.text import card_text, kind_label
+from kessen.games.twgp.commands import twgp_app
 from kessen.server.app import DEFAULT_PACE
 from kessen.server.run import DEFAULT_PORT, serve
 from kessen.sim.commands import mount as mount_sim_and_store
@@ -54,6 +55,7 @@ app = typer.Typer(
 )
 decks_app = typer.Typer(help="Starter decks and deck files.", no_args_is_help=True)
 app.add_typer(decks_app, name="decks")
+app.add_typer(twgp_app, name="twgp")
 
 
 class Lang(StrEnum):

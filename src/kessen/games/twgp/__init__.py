@@ -1,0 +1,42 @@
+"""TWGP トランプ版 (half battle): the second ruleset, registered with the kernel as ``twgp``."""
+
+from __future__ import annotations
+
+from kessen import __version__
+from kessen.engine import registry
+from kessen.engine.contract import Json
+from kessen.engine.players import Player, RandomPlayer
+from kessen.games.twgp.cards import DATA_HASH
+from kessen.games.twgp.catalog import catalog
+from kessen.games.twgp.config import default_config
+from kessen.games.twgp.game import new_game
+from kessen.games.twgp.state import TwgpState
+
+
+def _heuristic(seed: int) -> Player:
+    from kessen.games.twgp.heuristic import HeuristicPlayer
+
+    return HeuristicPlayer(seed)
+
+
+def _describe(entry: Json, lang: str, viewer: int | None) -> str:
+    from kessen.games.twgp.logtext import describe
+
+    return describe(entry, lang, viewer)
+
+
+registry.register(
+    registry.Ruleset(
+        name="twgp",
+        version=__version__,
+        new_game=new_game,
+        from_json=TwgpState.from_json,
+        default_config=default_config(),
+        data_hash=DATA_HASH,
+        players={"random": RandomPlayer, "heuristic": _heuristic},
+        describe=_describe,
+        catalog=catalog,
+    )
+)
+
+__all__ = ["TwgpState", "new_game"]

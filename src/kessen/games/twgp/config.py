@@ -1,0 +1,307 @@
+"""The configuration of a TWGP トランプ版 game: the switches of twgp-trump.md §2.10 and the builds.
+
+A config is plain JSON data (it is stored in replays). Every key is optional; the defaults are
+the spec's. Switch keys keep the spec's names (``gridWidth``, ``jokers``, ``vitalEffect``,
+``buildReload``, ``variantA``, ``variantB``, ``weaponCache``, ``quickStart``,
+``strictMatrix05``). Other keys: ``vitalWipe`` (with ``vitalEffect``: false keeps only the ban,
+a simulation row of §2.12), ``firstPlayer`` (0, 1 or null for random), ``turnLimit`` (200),
+``quietTurns`` (12) and ``builds``: per seat ``null`` (the player builds during the game) or a
+fixed build ``{"vitals": [3 slugs], "hand": [0-6 slugs], "aside": [slugs], "pile": [slugs]}``
+where ``pile`` (top card first, not shuffled) or ``aside`` may be left out.
+
+>>> parse_config({}).grid_width
+5
+>>> parse_config({"gridWidth": 4})
+Traceback (most recent call last):
+...
+kessen.games.twgp.config.ConfigError: gridWidth: expected 5 or 3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kessen.engine.contract import Json, RulesError
+from kessen.games.twgp.cards import card, is_slug, pool
+
+HAND_LIMIT = 6
+VITALS = 3
+DECK = 20
+
+
+class ConfigError(RulesError):
+    """A config that cannot start a game; the message names every problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """One rule switch of §2.10: its config key, default and what it does (ja/en)."""
+
+    key: str
+    default: Any
+    alternative: Any
+    ja: str
+    en: str
+
+
+SWITCHES: tuple[Switch, ...] = (
+    Switch(
+        "gridWidth", 5, 3, "グリッドの横幅（3はドルサーガ風）", "grid width (3 is ドルサーガ-like)"
+    ),
+    Switch(
+        "jokers",
+        False,
+        True,
+        "各自ジョーカー1枚（基本パワー00ユニット）を加える。プール27枚、4枚を除外",
+        "one joker (a base-00 unit) per player: pools of 27, 4 set aside",
+    ),
+    Switch(
+        "vitalEffect",
+        False,
+        True,
+        "トランプ版の変則ルール：ヴァイタル効果のランクのユニットを場から捨て、召喚も禁止",
+        "the seed's playing-card variant: the vital effect's rank wipes and bans units",
+    ),
+    Switch(
+        "buildReload",
+        False,
+        True,
+        "A16リロード：ビルド中に1ターン1回、手札を山札の下へ戻し最大3枚引く",
+        "A16 reload: once per turn in the build window, hand cards to the pile bottom, "
+        "take up to 3",
+    ),
+    Switch(
+        "variantA",
+        False,
+        True,
+        "変則ルールA：最後のヴァイタルが失効した瞬間に負ける",
+        "variant A: lose the instant the last vital flips",
+    ),
+    Switch(
+        "variantB",
+        False,
+        True,
+        "変則ルールB：山札が尽きたらストレージを山札にする（サージは残る）",
+        "variant B: refill an empty pile from the storage (the surge stays)",
+    ),
+    Switch(
+        "weaponCache",
+        False,
+        True,
+        "ユニットが捨札になってもウェポンをその場に残し、次のユニットが使える",
+        "weapons may stay in a square whose unit was discarded, for the next unit placed there",
+    ),
+    Switch(
+        "quickStart",
+        False,
+        True,
+        "構築せずプールを切って配る（ヴァイタル3、デッキ20、手札は山札の上6枚）",
+        "deal at random instead of building: 3 vitals, 20-card deck, its top 6 the hand",
+    ),
+    Switch(
+        "strictMatrix05",
+        False,
+        True,
+        "各ターン、各自の山札から出るカードは3枚まで",
+        "at most 3 deck cards leave a player's deck per turn",
+    ),
+)
+_BOOLS = {s.key for s in SWITCHES if isinstance(s.default, bool)} | {"vitalWipe"}
+_KEYS = {s.key for s in SWITCHES} | {
+    "vitalWipe",
+    "firstPlayer",
+    "turnLimit",
+    "quietTurns",
+    "builds",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """One seat's fixed build: vitals (squares 1-3), starting hand, cards set aside, pile order.
+
+    ``pile`` is top card first; ``None`` means the rest of the deck, shuffled.
+    """
+
+    vitals: tuple[str, ...]
+    hand: tuple[str, ...]
+    aside: tuple[str, ...]
+    pile: tuple[str, ...] | None
+
+    def to_json(self) -> Json:
+        """JSON form (every part written out)."""
+        out: Json = {
+            "vitals": list(self.vitals),
+            "hand": list(self.hand),
+            "aside": list(self.aside),
+        }
+        if self.pile is not None:
+            out["pile"] = list(self.pile)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TwgpConfig:
+    """A validated game configuration."""
+
+    grid_width: int = 5
+    jokers: bool = False
+    vital_effect: bool = False
+    vital_wipe: bool = True
+    build_reload: bool = False
+    variant_a: bool = False
+    variant_b: bool = False
+    weapon_cache: bool = False
+    quick_start: bool = False
+    strict_matrix05: bool = False
+    first_player: int | None = None
+    turn_limit: int = 200
+    quiet_turns: int = 12
+    builds: tuple[Build | None, Build | None] = (None, None)
+
+    @property
+    def aside_count(self) -> int:
+        """Cards each player sets aside: 3, or 4 with jokers."""
+        return 4 if self.jokers else 3
+
+    def to_json(self) -> Json:
+        """The normalized JSON form (all keys)."""
+        return {
+            "gridWidth": self.grid_width,
+            "jokers": self.jokers,
+            "vitalEffect": self.vital_effect,
+            "vitalWipe": self.vital_wipe,
+            "buildReload": self.build_reload,
+            "variantA": self.variant_a,
+            "variantB": self.variant_b,
+            "weaponCache": self.weapon_cache,
+            "quickStart": self.quick_start,
+            "strictMatrix05": self.strict_matrix05,
+            "firstPlayer": self.first_player,
+            "turnLimit": self.turn_limit,
+            "quietTurns": self.quiet_turns,
+            "builds": [b.to_json() if b else None for b in self.builds],
+        }
+
+
+def default_config() -> Json:
+    """The default config: every switch at its default, both players build during the game."""
+    return {s.key: s.default for s in SWITCHES}
+
+
+def _slugs(value: Any, where: str, problems: list[str]) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(x, str) for x in value):
+        problems.append(f"{where}: expected a list of card slugs")
+        return ()
+    bad = [x for x in value if not is_slug(x)]
+    if bad:
+        problems.append(f"{where}: unknown cards {', '.join(bad)}")
+        return ()
+    return tuple(value)
+
+
+def _parse_build(raw: Any, seat: int, jokers: bool, problems: list[str]) -> Build | None:
+    where = f"builds[{seat}]"
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        problems.append(f"{where}: expected null or an object")
+        return None
+    unknown = set(raw) - {"vitals", "hand", "aside", "pile"}
+    if unknown:
+        problems.append(f"{where}: unknown keys {', '.join(sorted(unknown))}")
+    before = len(problems)
+    vitals = _slugs(raw.get("vitals", []), f"{where}.vitals", problems)
+    hand = _slugs(raw.get("hand", []), f"{where}.hand", problems)
+    aside = _slugs(raw.get("aside", []), f"{where}.aside", problems) if "aside" in raw else None
+    pile = _slugs(raw["pile"], f"{where}.pile", problems) if "pile" in raw else None
+    if len(problems) > before:
+        return None
+    owned = {card(c).slug for c in pool(seat, jokers)}
+    named = [*vitals, *hand, *(aside or ()), *(pile or ())]
+    foreign = [x for x in named if x not in owned]
+    if foreign:
+        problems.append(f"{where}: not in seat {seat}'s pool: {', '.join(foreign)}")
+    if len(set(named)) != len(named):
+        problems.append(f"{where}: a card is named twice")
+    n_aside = 4 if jokers else 3
+    if len(vitals) != VITALS:
+        problems.append(f"{where}.vitals: expected {VITALS} cards")
+    if len(hand) > HAND_LIMIT:
+        problems.append(f"{where}.hand: at most {HAND_LIMIT} cards")
+    rest = [x for x in sorted(owned) if x not in named]
+    if aside is None and pile is None:
+        problems.append(f"{where}: give the cards set aside or the pile order")
+        return None
+    if aside is None:
+        aside = tuple(rest)
+    elif pile is not None and rest:
+        problems.append(f"{where}: cards in no place: {', '.join(rest)}")
+    if len(aside) != n_aside:
+        problems.append(f"{where}.aside: expected {n_aside} cards set aside")
+    if pile is not None and len(hand) + len(pile) != DECK:
+        problems.append(f"{where}: hand and pile must make a {DECK}-card deck")
+    return Build(vitals, hand, aside, pile)
+
+
+def parse_config(raw: Mapping[str, Any]) -> TwgpConfig:
+    """Validate ``raw``; raise :class:`ConfigError` naming every problem at once."""
+    if not isinstance(raw, Mapping):
+        raise ConfigError("a config must be an object")
+    problems: list[str] = []
+    unknown = set(raw) - _KEYS
+    if unknown:
+        problems.append(f"unknown config keys: {', '.join(sorted(unknown))}")
+    for key in sorted(_BOOLS & set(raw)):
+        if not isinstance(raw[key], bool):
+            problems.append(f"{key}: expected true or false")
+    width = raw.get("gridWidth", 5)
+    if width not in (5, 3) or isinstance(width, bool):
+        problems.append("gridWidth: expected 5 or 3")
+    first = raw.get("firstPlayer")
+    if first not in (None, 0, 1) or isinstance(first, bool):
+        problems.append("firstPlayer: expected 0, 1 or null")
+    limit = raw.get("turnLimit", 200)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        problems.append("turnLimit: expected a whole number ≥ 1")
+    quiet = raw.get("quietTurns", 12)
+    if not isinstance(quiet, int) or isinstance(quiet, bool) or quiet < 1:
+        problems.append("quietTurns: expected a whole number ≥ 1")
+    jokers = raw.get("jokers", False) is True
+    builds: list[Build | None] = [None, None]
+    raw_builds = raw.get("builds")
+    if raw_builds is not None:
+        if (
+            not isinstance(raw_builds, Sequence)
+            or isinstance(raw_builds, str)
+            or len(raw_builds) != 2
+        ):
+            problems.append("builds: expected a list of two builds (or nulls)")
+        else:
+            builds = [_parse_build(b, s, jokers, problems) for s, b in enumerate(raw_builds)]
+            if raw.get("quickStart") is True and any(builds):
+                problems.append("builds: a quick start deals at random; give no builds")
+    if problems:
+        raise ConfigError("; ".join(problems))
+
+    def flag(key: str, default: bool = False) -> bool:
+        return bool(raw.get(key, default))
+
+    return TwgpConfig(
+        grid_width=int(width),
+        jokers=jokers,
+        vital_effect=flag("vitalEffect"),
+        vital_wipe=flag("vitalWipe", True),
+        build_reload=flag("buildReload"),
+        variant_a=flag("variantA"),
+        variant_b=flag("variantB"),
+        weapon_cache=flag("weaponCache"),
+        quick_start=flag("quickStart"),
+        strict_matrix05=flag("strictMatrix05"),
+        first_player=first,
+        turn_limit=int(limit),
+        quiet_turns=int(quiet),
+        builds=(builds[0], builds[1]),
+    )
