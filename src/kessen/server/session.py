@@ -17,7 +17,7 @@ from kessen.engine.action import Action, ActionParseError
 from kessen.engine.contract import GameState, Json, RulesError
 from kessen.engine.log import NOBODY
 from kessen.engine.replay import Replay
-from kessen.store.records import MatchStore, Recorder
+from kessen.store.records import MatchStore, NewMatch, Recorder
 
 Mode = Literal["vs_com", "com_vs_com"]
 SPECTATOR = -1
@@ -47,6 +47,8 @@ class Session:
     replay: Replay | None = None
     recorder: Recorder | None = None
     why: Json | None = None
+    floor: int = 0
+    """Undo never goes back past this many actions (a branch starts where it continued)."""
 
     @staticmethod
     def create(
@@ -105,18 +107,74 @@ class Session:
             float(meta["pace"]),
         )
         session.tokens = {str(k): int(v) for k, v in meta["tokens"].items()}
-        for state in replay.states(verify=True):
-            if session.states:
-                pending = session.states[-1].pending
-                assert pending is not None
-                action = Action.parse(replay.actions[len(session.actions)])
-                session.actions.append((pending.seat, action))
-            session.states.append(state)
-        session.replay = replay
+        session._load(replay)
+        if isinstance(meta.get("branch"), list):
+            session.floor = int(meta["branch"][1])
         session.recorder = Recorder(
             store, match_id, len(replay.actions), len(session.live.log_events())
         )
         return session
+
+    @staticmethod
+    def from_branch(
+        store: MatchStore, match_id: int, step: int, seat: int, com_level: str, pace: float
+    ) -> Session:
+        """A vs-COM session that continues stored match ``match_id`` after its first ``step``
+        actions: a person plays ``seat``, COM ``com_level`` the other seat.
+
+        It is recorded as a branch (source ``branch``, parent ``(match_id, step)``) whose
+        ``meta`` is this session's own (a new id and token), so it resumes after a restart like
+        any server match. Raises :class:`SessionError` for a step without a decision left.
+        """
+        if seat not in (0, 1):
+            raise SessionError(f"seat must be 0 or 1, not {seat}")
+        record = store.get(match_id)
+        if not 0 <= step <= len(record.actions):
+            raise SessionError(f"match {match_id} has {len(record.actions)} steps, not {step}")
+        rules = registry.get(record.info.ruleset)
+        if com_level not in rules.players:
+            raise SessionError(
+                f"unknown COM level {com_level!r}; known: {', '.join(rules.players)}"
+            )
+        replay = record.replay()
+        replay.actions = replay.actions[:step]
+        replay.hashes = {k: v for k, v in replay.hashes.items() if k <= step}
+        com = {1 - seat: com_level}
+        session = Session(
+            secrets.token_hex(8), replay.ruleset, replay.config, replay.seed, "vs_com", com, pace
+        )
+        session._load(replay)
+        if session.live.pending is None:
+            raise SessionError(f"the match is over after step {step}: nothing left to play")
+        replay.hashes[step] = session.live.state_hash()
+        session.floor = step
+        session.new_token(seat)
+        players = {str(s): com.get(s, "human") for s in range(session.live.seats)}
+        new_id = store.add_match(
+            NewMatch(
+                replay=Replay.from_json(replay.to_json()),
+                players=players,
+                source="branch",
+                events0=record.events0,
+                events=[row.events for row in record.actions[:step]],
+                decks=record.decks,
+                meta={**session.meta(), "branch": [match_id, step]},
+                parent=(match_id, step),
+            )
+        )
+        session.recorder = Recorder(store, new_id, step, len(session.live.log_events()))
+        return session
+
+    def _load(self, replay: Replay) -> None:
+        """Replay ``replay`` into the history (every recorded hash verified)."""
+        for state in replay.states(verify=True):
+            if self.states:
+                pending = self.states[-1].pending
+                assert pending is not None
+                action = Action.parse(replay.actions[len(self.actions)])
+                self.actions.append((pending.seat, action))
+            self.states.append(state)
+        self.replay = replay
 
     @property
     def first_token(self) -> str:
@@ -230,7 +288,7 @@ class Session:
         index = next(
             (i for i in range(len(self.actions) - 1, -1, -1) if self.actions[i][0] == seat), None
         )
-        if index is None:
+        if index is None or index < self.floor:
             return None, "nothing to undo yet"
         before = len(self.states[index].log_events())
         for event in self.live.log_events()[before:]:

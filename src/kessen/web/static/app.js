@@ -3,6 +3,12 @@
 // The page talks to the server over one WebSocket per game and renders the view it receives.
 // It never decides what is legal: the buttons and the glowing board elements are exactly the
 // action texts of `view.pending.legal`, and clicking one sends that text back.
+// The match history and its replay viewer live in history.js and reuse this board renderer.
+
+import {
+  backToList, bindHistory, historyButton, leaveReplayToStart, onReplayKey,
+  renderHistoryScreen, renderReplayOps, replayLangChanged, routeFromHash, setHash,
+} from './history.js';
 
 /* ================================================================== i18n */
 
@@ -94,6 +100,33 @@ const I18N = {
     a_play: '戦術「{name}」を発動', a_trap: '罠「{name}」を発動（{n}番）',
     a_tie: '{n}番「{name}」を撤退させる', a_exclude: '「{name}」を除外',
     a_exclude_trap: '伏せた罠 {n}番「{name}」を除外', slot_n: '{n}番',
+    matches_title: '対戦記録', back: '戻る', back_to_game: '対戦に戻る',
+    f_deck: 'デッキ', f_result: '結果', f_source: '種類', f_since: '開始日', f_until: '終了日',
+    f_clear: '条件をクリア', f_all: 'すべて',
+    r_p1: 'P1の勝ち', r_p2: 'P2の勝ち', r_none: '勝者なし', r_open: '進行中', r_abandoned: '中断',
+    src_server: '対戦', src_branch: '続き', src_sim: 'シミュレーション', src_import: '取り込み', src_play: '記録',
+    branch_of: '#{id}の{step}手目から',
+    col_when: '日時', col_decks: 'デッキ', col_players: '対戦者', col_result: '結果', col_steps: '手数', col_source: '種類',
+    n_steps: '{n}手', human: 'あなた', prev_page: '‹ 前へ', next_page: '次へ ›', page_range: '{from}–{to}件目',
+    mh_empty: '条件に合う対戦はありません。', mh_loading: '読み込み中…', open: '開く',
+    replay: 'リプレイ', replay_title: '再生', replay_step: 'ステップ {step} / {steps}',
+    turn_label: '第{g}ゲーム · ターン{n}', standby_label: '第{g}ゲーム · スタンバイ',
+    rp_seek: 'ステップ', rp_prev_turn: '前のターン (PageUp)', rp_next_turn: '次のターン (PageDown)',
+    rp_prev: '一つ戻る (←)', rp_next: '一つ進む (→)', rp_play: '再生 (Space)', rp_pause: '一時停止 (Space)',
+    rp_turn: 'ターン', rp_speed: '速さ', rp_seat: '視点', seat_p1: 'P1', seat_p2: 'P2', seat_all: 'すべて',
+    rp_all_locked: '「すべて」はマッチ終了後に選べます。', rp_all_why: '非公開のカードを守るため、「すべて」はマッチ終了後に選べます。',
+    rp_seat_locked: '対戦中のCOMの視点は見られません（手札が見えてしまうため）。',
+    rp_start: '開始時の局面', rp_move: '{who}：{action}',
+    rp_continue: 'この局面から対戦', rp_continue_note: 'あなた：{seat} ／ 相手：COM（{com}）', seat_viewing: 'P{n}（視点）',
+    rp_continue_over: 'この局面ではマッチが終わっています。',
+    err_replay: 'リプレイを開けません', err_continue: 'この局面から始められません', err_history: '対戦記録を読み込めません',
+    why_title: 'COMの判断', show_why: 'COMの判断を表示', why_none: 'COMはまだ判断していません。',
+    why_chose: '選んだ手', why_hidden: 'COMの手札に関わる判断のため候補は非表示',
+    why_no_cands: 'このCOMは候補を記録しません。', why_visits: '探索回数', why_value: '評価値',
+    act_pass: 'パス', act_attack: '{n}番で攻撃', act_target: '相手の{n}番を攻撃', act_trap: '罠を発動（{n}番）',
+    act_play: '戦術「{name}」', act_slot: '{n}番', act_pick: '「{name}」', act_pick_n: '{n}枚目',
+    act_take: '「{name}」を取る', act_name: '「{name}」を指名', act_use: '使う', act_discard: '使わない',
+    act_exclude: '「{name}」を除外', act_exclude_trap: '伏せた罠 {n}番を除外', act_secret: '非公開の選択',
   },
   en: {
     tagline: 'A two-player card battle of traps and tactics. The first to win two games wins the match.',
@@ -109,7 +142,7 @@ const I18N = {
     undo: 'Undo', redo: 'Redo', live: 'Back to live', show_all: 'Show all',
     settings: 'Display', motion: 'Screen motion', motion_on: 'On', motion_reduced: 'Reduced',
     motion_off: 'Off', lane_highlight: 'Highlight the resolve lane', show_log: 'Show the chain log',
-    show_history: 'Show match history', new_match: 'New match', quit_confirm: 'Press again to leave',
+    show_history: 'Show the match history', new_match: 'New match', quit_confirm: 'Press again to leave',
     log_title: 'Chain log', history_title: 'Match history', ops_title: 'Actions',
     you: 'You', opp: 'Opponent', com_suffix: ' (COM)',
     game_no: 'Game {n}', best_of: 'Best of {n}', turn: 'Turn {n}', first: 'First: {who}',
@@ -182,6 +215,33 @@ const I18N = {
     a_play: 'Play the tactic {name}', a_trap: 'Activate the trap {name} (slot {n})',
     a_tie: 'Retreat {name} (slot {n})', a_exclude: 'Exclude {name}',
     a_exclude_trap: 'Exclude the face-down trap {name} (slot {n})', slot_n: 'slot {n}',
+    matches_title: 'Recorded matches', back: 'Back', back_to_game: 'Back to the game',
+    f_deck: 'Deck', f_result: 'Result', f_source: 'Kind', f_since: 'From', f_until: 'To',
+    f_clear: 'Clear filters', f_all: 'All',
+    r_p1: 'P1 won', r_p2: 'P2 won', r_none: 'No winner', r_open: 'In progress', r_abandoned: 'Abandoned',
+    src_server: 'Game', src_branch: 'Continued', src_sim: 'Simulation', src_import: 'Imported', src_play: 'Recorded',
+    branch_of: 'from #{id}, step {step}',
+    col_when: 'Date', col_decks: 'Decks', col_players: 'Players', col_result: 'Result', col_steps: 'Steps', col_source: 'Kind',
+    n_steps: '{n} steps', human: 'You', prev_page: '‹ Previous', next_page: 'Next ›', page_range: '{from}–{to}',
+    mh_empty: 'No match fits these filters.', mh_loading: 'Loading…', open: 'Open',
+    replay: 'Replay', replay_title: 'Replay', replay_step: 'Step {step} / {steps}',
+    turn_label: 'Game {g} · Turn {n}', standby_label: 'Game {g} · Standby',
+    rp_seek: 'Step', rp_prev_turn: 'Previous turn (PageUp)', rp_next_turn: 'Next turn (PageDown)',
+    rp_prev: 'Step back (←)', rp_next: 'Step forward (→)', rp_play: 'Play (Space)', rp_pause: 'Pause (Space)',
+    rp_turn: 'Turn', rp_speed: 'Speed', rp_seat: 'View', seat_p1: 'P1', seat_p2: 'P2', seat_all: 'All',
+    rp_all_locked: '"All" opens once the match is over.', rp_all_why: '"All" opens once the match is over: hidden cards stay hidden until then.',
+    rp_seat_locked: "A COM seat's view stays closed while the match is on (it would show its hand).",
+    rp_start: 'The opening position', rp_move: '{who}: {action}',
+    rp_continue: 'Play on from here', rp_continue_note: 'You: {seat} · opponent: COM ({com})', seat_viewing: 'P{n} (view)',
+    rp_continue_over: 'The match is over at this step.',
+    err_replay: 'Cannot open the replay', err_continue: 'Cannot start from this step', err_history: 'Cannot load the recorded matches',
+    why_title: "COM's reasoning", show_why: "Show COM's reasoning", why_none: 'COM has not decided anything yet.',
+    why_chose: 'Chose', why_hidden: "Candidates hidden: they would reveal COM's cards",
+    why_no_cands: 'This COM level keeps no candidate list.', why_visits: 'visits', why_value: 'value',
+    act_pass: 'Pass', act_attack: 'Attack with slot {n}', act_target: 'Attack slot {n}', act_trap: 'Trap (slot {n})',
+    act_play: 'Tactic {name}', act_slot: 'Slot {n}', act_pick: '{name}', act_pick_n: 'Card {n}',
+    act_take: 'Take {name}', act_name: 'Name {name}', act_use: 'Use', act_discard: 'Discard',
+    act_exclude: 'Exclude {name}', act_exclude_trap: 'Exclude the face-down trap {n}', act_secret: 'a hidden choice',
   },
 };
 
@@ -212,10 +272,12 @@ const S = {
   renderQueued: false,
   overlay: null,
   dismissedMatch: null,
+  replay: null, // the replay viewer (history.js) while it is open
+  whySig: '',
 };
 
 function loadSettings() {
-  const base = { lang: 'ja', motion: 'auto', lane: true, logOpen: true, histOpen: true };
+  const base = { lang: 'ja', motion: 'auto', lane: true, logOpen: true, histOpen: true, whyOpen: true, replaySpeed: 1 };
   try {
     return { ...base, ...JSON.parse(localStorage.getItem(STORE_SETTINGS) || '{}') };
   } catch {
@@ -321,6 +383,11 @@ function seatName(seat) {
 function seatLabel(seat) {
   const v = S.view;
   const com = v && v.session.com && v.session.com[String(seat)];
+  // A replay names seats P1/P2 (the viewed seat may be COM's): the log says whose view it is.
+  if (S.replay) {
+    const name = !isSpectator() && seat === me() ? t('seat_viewing', { n: seat + 1 }) : `P${seat + 1}`;
+    return `${name}${com ? ' · COM' : ''}`;
+  }
   if (isSpectator()) return `P${seat + 1}${com ? ' · COM' : ''}`;
   return seat === me() ? t('you') : t('opp') + (com ? t('com_suffix') : '');
 }
@@ -339,12 +406,15 @@ function applySettings() {
   b.classList.toggle('lane-hl', !!S.settings.lane);
   $('#log-panel').classList.toggle('folded', !S.settings.logOpen);
   $('#hist-panel').classList.toggle('folded', !S.settings.histOpen);
-  $('#left').classList.toggle('collapsed', !S.settings.logOpen && !S.settings.histOpen);
-  $('#table').classList.toggle('left-collapsed', !S.settings.logOpen && !S.settings.histOpen);
+  $('#why-panel').classList.toggle('folded', !S.settings.whyOpen);
+  const allFolded = !S.settings.logOpen && !S.settings.histOpen && (!S.settings.whyOpen || !!S.replay);
+  $('#left').classList.toggle('collapsed', allFolded);
+  $('#table').classList.toggle('left-collapsed', allFolded);
   for (const r of $$('input[name=motion]')) r.checked = r.value === effectiveMotion();
   $('#set-lane').checked = !!S.settings.lane;
   $('#set-log').checked = !!S.settings.logOpen;
   $('#set-hist').checked = !!S.settings.histOpen;
+  $('#set-why').checked = !!S.settings.whyOpen;
   document.documentElement.lang = S.settings.lang;
   for (const c of $$('[data-lang]')) c.classList.toggle('on', c.dataset.lang === S.settings.lang);
 }
@@ -353,6 +423,7 @@ function applyStaticTexts() {
   for (const e of $$('[data-i18n]')) e.textContent = t(e.dataset.i18n);
   $('#log-head').title = t('log_title');
   $('#hist-head').title = t('history_title');
+  $('#why-head').title = t('why_title');
 }
 
 async function setLang(lang) {
@@ -364,8 +435,11 @@ async function setLang(lang) {
   await ensureCatalog(lang);
   if (S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: 'lang', lang });
   renderStart();
+  renderHistoryScreen();
+  replayLangChanged();
   S.opsSig = '';
   S.logSig = '';
+  S.whySig = '';
   scheduleRender();
 }
 
@@ -521,12 +595,17 @@ function detectEnds(prev, view) {
 function showScreen(name) {
   $('#start').hidden = name !== 'start';
   $('#game').hidden = name !== 'game';
+  $('#history').hidden = name !== 'history';
+  document.body.classList.toggle('replaying', name === 'game' && !!S.replay);
+  applySettings(); // the why panel is not part of a replay
+  if (name !== 'history' && name !== 'game') setHash('');
   document.body.dataset.screen = name;
   document.body.classList.remove('booting');
 }
 
 function leaveGame() {
   disconnect();
+  S.replay = null;
   S.game = null;
   S.view = null;
   S.info = null;
@@ -647,21 +726,7 @@ async function newGame(cfg) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(cfg),
     });
-    closeOverlay();
-    disconnect();
-    S.view = null;
-    S.info = null;
-    S.confirm = null;
-    S.awaiting = null;
-    S.opsSig = '';
-    S.logSig = '';
-    S.prevKeys.clear();
-    S.dismissedMatch = null;
-    S.game = { id: res.id, token: res.token, seat: res.seat, cfg, showAll: false };
-    saveGame(S.game);
-    showScreen('game');
-    renderConnecting();
-    connect();
+    beginGame(res, cfg);
   } catch (err) {
     toast(t('err_start'), String(err.message || err), 'error');
     showScreen('start');
@@ -669,6 +734,43 @@ async function newGame(cfg) {
     button.disabled = false;
     button.textContent = t('start');
   }
+}
+
+/** Play the game the server just made (`res`: id, token, seat); `cfg` is what もう一度 repeats. */
+function beginGame(res, cfg) {
+  closeOverlay();
+  disconnect();
+  S.replay = null;
+  S.view = null;
+  S.info = null;
+  S.confirm = null;
+  S.awaiting = null;
+  S.opsSig = '';
+  S.logSig = '';
+  S.whySig = '';
+  S.prevKeys.clear();
+  S.dismissedMatch = null;
+  S.game = { id: res.id, token: res.token, seat: res.seat, cfg, showAll: false };
+  saveGame(S.game);
+  showScreen('game');
+  renderConnecting();
+  connect();
+}
+
+/** Come back to the live game set aside by the match history. */
+function resumeGame() {
+  S.replay = null;
+  S.view = null;
+  S.info = null;
+  S.confirm = null;
+  S.awaiting = null;
+  S.opsSig = '';
+  S.logSig = '';
+  S.whySig = '';
+  S.prevKeys.clear();
+  showScreen('game');
+  renderConnecting();
+  connect();
 }
 
 function renderConnecting() {
@@ -758,6 +860,7 @@ function render() {
   renderLane(v);
   renderLog(v);
   renderResults(v);
+  renderWhy(v);
   renderOps(v);
   renderInfo();
   markSelectable(v);
@@ -781,6 +884,7 @@ function online() {
 
 function renderTopbar(v) {
   const bottom = me();
+  const replay = !!S.replay;
   const top = 1 - bottom;
   const m = v.match;
   put($('#scoreboard'), 
@@ -800,8 +904,15 @@ function renderTopbar(v) {
     parts.push(h('span', { class: `ti-who ${v.turn_player === bottom ? 'mine' : 'theirs'}`, text: t('seat_turn', { who: seatName(v.turn_player) }) }));
   }
   parts.push(h('span', { class: 'ti-first muted', text: t('first', { who: seatName(v.first_player) }) }));
-  if (v.session.mode === 'com_vs_com') parts.push(h('span', { class: 'ti-step muted', text: t('step', { step: v.history.step, steps: v.history.steps }) }));
+  if (v.session.mode === 'com_vs_com' || replay) parts.push(h('span', { class: 'ti-step muted', text: t('step', { step: v.history.step, steps: v.history.steps }) }));
   put($('#turninfo'), ...parts);
+  for (const id of ['#btn-undo', '#btn-redo']) $(id).hidden = replay;
+  $('#ops .panel-title').textContent = replay ? t('replay_title') : t('ops_title');
+  if (replay) {
+    $('#btn-live').hidden = true;
+    $('#btn-showall').hidden = true;
+    return;
+  }
 
   const hist = v.history;
   const undo = $('#btn-undo');
@@ -973,6 +1084,16 @@ function renderCenter(v, keys) {
 
 function bannerInfo(v) {
   const h_ = v.history;
+  if (S.replay) {
+    const head = `${t('replay')} · ${t('step', { step: h_.step, steps: h_.steps })}`;
+    const p = v.pending;
+    if (v.match.over) {
+      const w = v.match.winner;
+      const who = isSpectator() ? t('match_win_seat', { who: seatName(w) }) : w === me() ? t('match_win_you') : t('match_win_opp');
+      return { cls: 'history over', text: head, sub: `${t('match_over')} — ${who}` };
+    }
+    return { cls: 'history', text: head, sub: p ? `${seatName(p.seat)} · ${t(`pt_${p.prompt}`)}` : '' };
+  }
   if (v.session.mode === 'com_vs_com' && !h_.live) {
     return { cls: 'history', text: t('history_view', { step: h_.step, steps: h_.steps }) };
   }
@@ -1116,6 +1237,89 @@ function renderResults(v) {
       h('span', { class: 'r-win muted', text: t('in_progress') })));
   }
   put($('#results'), ...items);
+}
+
+/* ---------------------------------------------------------------- COM's reasoning */
+
+function levelName(level, short = false) {
+  const name = level && I18N.ja[`com_${level}`] ? t(`com_${level}`) : (level || '?');
+  return short ? name.replace(/\s*[（(].*[)）]$/, '') : name;
+}
+
+/** A short text for an action taken (by anyone, at any time): no view needed. */
+function actionText(text, prompt) {
+  if (!text) return '';
+  const [verb, arg] = splitAction(text);
+  if (arg === '…') return t('act_secret');
+  const n = Number(arg);
+  const name = arg ? cardName(arg) : '';
+  switch (verb) {
+    case 'pass': return t('act_pass');
+    case 'attack': return t('act_attack', { n });
+    case 'target': return t('act_target', { n });
+    case 'trap': return t('act_trap', { n });
+    case 'play': return t('act_play', { name });
+    case 'slot':
+      if (prompt === 'place') return t('a_place', { n });
+      if (prompt === 'set') return t('a_set', { n });
+      return t('act_slot', { n });
+    case 'pick': return Number.isInteger(n) && arg !== '' ? t('act_pick_n', { n }) : t('act_pick', { name });
+    case 'take': return t('act_take', { name });
+    case 'name': return t('act_name', { name });
+    case 'use': return t('act_use');
+    case 'discard': return t('act_discard');
+    case 'exclude': return t('act_exclude', { name });
+    case 'exclude-trap': return t('act_exclude_trap', { n });
+    default: return text;
+  }
+}
+
+function pct(x) {
+  return `${Math.round(Math.max(0, Math.min(1, x || 0)) * 100)}%`;
+}
+
+/** The "why" panel: COM's last decision, and its top candidates when they reveal nothing. */
+function renderWhy(v) {
+  const panel = $('#why-panel');
+  panel.hidden = !!S.replay;
+  if (S.replay) return;
+  const w = v.com_why;
+  const sig = JSON.stringify([S.settings.lang, v.session.id, me(), w]);
+  if (sig === S.whySig) return;
+  S.whySig = sig;
+  const box = $('#why');
+  if (!w) {
+    put(box, h('p', { class: 'why-empty muted', text: t('why_none') }));
+    return;
+  }
+  const kids = [
+    h('div', { class: `why-who ${w.seat === me() ? 'mine' : 'theirs'}`, text: `${seatName(w.seat)} · ${levelName(w.level, true)}`, title: levelName(w.level) }),
+    h('div', { class: 'why-action', title: `${t('why_chose')}: ${w.action}` },
+      h('span', { class: 'muted', text: `${t(`pt_${w.prompt}`)} → ` }),
+      h('strong', { text: actionText(w.action, w.prompt) })),
+  ];
+  const cands = w.candidates;
+  if (cands && cands.length) {
+    const most = Math.max(1, ...cands.map((c) => c.visits || 0));
+    const signed = cands.some((c) => typeof c.value === 'number' && c.value < 0);
+    const scale = (x) => (typeof x !== 'number' ? 0 : signed ? (x + 1) / 2 : x);
+    kids.push(h('ol', { class: 'why-cands' }, cands.map((c) => h('li', {
+      class: `why-cand${c.action === w.action ? ' chosen' : ''}`,
+      title: `${c.action} — ${t('why_visits')} ${c.visits ?? '–'} · ${t('why_value')} ${c.value ?? '–'}`,
+    },
+    h('span', { class: 'why-label', text: actionText(c.action, w.prompt) }),
+    h('span', { class: 'why-bars' },
+      h('span', { class: 'bar visits' }, h('i', { style: `width:${pct((c.visits || 0) / most)}` })),
+      h('span', { class: 'bar value' }, h('i', { style: `width:${pct(scale(c.value))}` }))),
+    h('span', { class: 'why-nums', text: `${c.visits ?? '–'} · ${typeof c.value === 'number' ? c.value.toFixed(2) : '–'}` })))));
+    kids.push(h('div', { class: 'why-legend muted' },
+      h('span', { class: 'key visits' }), t('why_visits'), h('span', { class: 'key value' }), t('why_value')));
+  } else if (!cands && (w.hidden || 0) > 0) {
+    kids.push(h('p', { class: 'why-hidden', text: t('why_hidden') }));
+  } else {
+    kids.push(h('p', { class: 'why-none muted', text: t('why_no_cands') }));
+  }
+  put(box, ...kids);
 }
 
 /* ---------------------------------------------------------------- operation panel */
@@ -1268,6 +1472,11 @@ function opsSignature(v) {
 }
 
 function renderOps(v) {
+  if (S.replay) {
+    S.opsSig = '';
+    renderReplayOps();
+    return;
+  }
   const sig = opsSignature(v);
   if (sig === S.opsSig) return;
   S.opsSig = sig;
@@ -1635,6 +1844,8 @@ function bindEvents() {
   for (const b of $$('[data-show-deck]')) b.addEventListener('click', () => showDeckPreview(Number(b.dataset.showDeck)));
   for (const b of $$('[data-lang]')) b.addEventListener('click', () => setLang(b.dataset.lang));
 
+  bindHistory();
+  $('#btn-history').addEventListener('click', () => historyButton());
   $('#btn-undo').addEventListener('click', () => send({ type: 'undo' }));
   $('#btn-redo').addEventListener('click', () => send({ type: 'redo' }));
   $('#btn-live').addEventListener('click', () => send({ type: 'live' }));
@@ -1646,6 +1857,10 @@ function bindEvents() {
   // 新しい対戦 leaves the match on a second press (the first one asks).
   $('#btn-quit').addEventListener('click', () => {
     const b = $('#btn-quit');
+    if (S.replay) {
+      leaveReplayToStart();
+      return;
+    }
     const over = !S.view || S.view.match.over;
     if (over || b.classList.contains('armed')) {
       b.classList.remove('armed');
@@ -1675,10 +1890,18 @@ function bindEvents() {
     r.addEventListener('change', () => { S.settings.motion = r.value; saveSettings(); applySettings(); });
   }
   $('#set-lane').addEventListener('change', (ev) => { S.settings.lane = ev.target.checked; saveSettings(); applySettings(); });
-  $('#set-log').addEventListener('change', (ev) => { S.settings.logOpen = ev.target.checked; saveSettings(); applySettings(); });
-  $('#set-hist').addEventListener('change', (ev) => { S.settings.histOpen = ev.target.checked; saveSettings(); applySettings(); });
-  $('#log-head').addEventListener('click', () => { S.settings.logOpen = !S.settings.logOpen; saveSettings(); applySettings(); });
-  $('#hist-head').addEventListener('click', () => { S.settings.histOpen = !S.settings.histOpen; saveSettings(); applySettings(); });
+  // Folding both the log and the results folds the whole left column (the why panel too).
+  const leftFolds = () => {
+    if (!S.settings.logOpen && !S.settings.histOpen) S.settings.whyOpen = false;
+    saveSettings();
+    applySettings();
+  };
+  $('#set-log').addEventListener('change', (ev) => { S.settings.logOpen = ev.target.checked; leftFolds(); });
+  $('#set-hist').addEventListener('change', (ev) => { S.settings.histOpen = ev.target.checked; leftFolds(); });
+  $('#set-why').addEventListener('change', (ev) => { S.settings.whyOpen = ev.target.checked; saveSettings(); applySettings(); });
+  $('#why-head').addEventListener('click', () => { S.settings.whyOpen = !S.settings.whyOpen; saveSettings(); applySettings(); });
+  $('#log-head').addEventListener('click', () => { S.settings.logOpen = !S.settings.logOpen; leftFolds(); });
+  $('#hist-head').addEventListener('click', () => { S.settings.histOpen = !S.settings.histOpen; leftFolds(); });
 
   // Board and lanes: a glowing element sends its action; any card or pile shows its details.
   $('#table').addEventListener('click', (ev) => {
@@ -1698,6 +1921,11 @@ function bindEvents() {
     if (sel && !sel.contains(ev.relatedTarget)) setHover(null);
   });
   document.addEventListener('keydown', (ev) => {
+    if (S.replay && !ev.ctrlKey && !ev.metaKey && !ev.altKey && $('#settings-menu').hidden && onReplayKey(ev)) return;
+    if (ev.key === 'Escape' && S.replay && $('#settings-menu').hidden) {
+      backToList();
+      return;
+    }
     if (ev.key === 'Escape') {
       if (S.confirm) { S.confirm = null; S.opsSig = ''; scheduleRender(); }
       else if (S.overlay === 'game') closeOverlay();
@@ -1725,8 +1953,12 @@ async function boot() {
     return;
   }
   renderStart();
+  for (const b of $$('[data-open-history], #btn-history')) b.hidden = !S.meta.store;
   const stored = loadGame();
-  if (stored) {
+  if (S.meta.store && /^#\/matches/.test(location.hash)) {
+    S.game = stored; // set aside: 対戦に戻る rejoins it
+    routeFromHash();
+  } else if (stored) {
     S.game = stored;
     showScreen('game');
     renderConnecting();
@@ -1747,10 +1979,19 @@ window.kobo = {
   get stateSeq() { return S.stateSeq || 0; },
   get perf() { return { renders: S.renders || 0, last: S.renderMs || 0, total: S.renderTotal || 0 }; },
   get connected() { return !!(S.ws && S.ws.readyState === WebSocket.OPEN); },
+  get replay() {
+    const R = S.replay;
+    return R ? { id: R.id, step: R.step, target: R.target, steps: R.steps, seat: R.seat, playing: R.playing, speed: R.speed, seats: R.info.seats } : null;
+  },
   // What anyone could type in the developer tools: send a raw message, or drop the socket
   // (the page then reconnects with backoff, as after a network failure).
   send(msg) { return send(msg); },
   dropConnection() { if (S.ws) S.ws.close(4000, 'dropped'); },
+};
+
+export {
+  S, I18N, h, put, t, $, $$, fetchJson, toast, showScreen, scheduleRender, cat, seatName, actionText,
+  beginGame, leaveGame, resumeGame, disconnect, closeOverlay, saveSettings, levelName,
 };
 
 boot();
