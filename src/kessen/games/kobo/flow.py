@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from kessen.engine.action import Action
 from kessen.engine.contract import IllegalAction
+from kessen.engine.frames import FrameMachine
 from kessen.engine.log import Event
 from kessen.games.kobo import effects
 from kessen.games.kobo.cards import CardKind, Timing, Verb
@@ -872,37 +873,10 @@ _DECIDE: dict[str, tuple[LegalFn, ApplyFn]] = {
 }
 
 
-def advance(state: KoboState) -> None:
-    """Run frames until one needs a decision (or the match is over)."""
-    stack = state.stack
-    while stack:
-        frame = stack[-1]
-        prompt = _STEP[frame[0]](state, frame)
-        if prompt is not None:
-            state.prompt = prompt
-            state.prompt_id += 1
-            state.legal = None
-            return
-    state.prompt = None
-    state.legal = []
-
-
-def legal_actions(state: KoboState) -> list[Action]:
-    """The answers to the pending decision, in a fixed order."""
-    if state.prompt is None:
-        return []
-    frame = state.stack[-1]
-    return _DECIDE[frame[0]][0](state, frame)
-
-
-def apply_action(state: KoboState, action: Action) -> None:
-    """Apply a legal ``action``; an illegal one raises and changes nothing."""
-    if state.prompt is None:
-        raise IllegalAction("the match is over")
-    if action not in state.legal_actions():
-        raise IllegalAction(f"{action} is not a legal answer to this {state.prompt[1]} prompt")
-    frame = state.stack[-1]
-    _DECIDE[frame[0]][1](state, frame, action)
-    state.prompt = None
-    state.legal = None
-    advance(state)
+_MACHINE: FrameMachine[KoboState] = FrameMachine(_STEP, _DECIDE)
+#: Run frames until one needs a decision (or the game is over).
+advance = _MACHINE.advance
+#: The answers to the pending decision, in a fixed order.
+legal_actions = _MACHINE.legal_actions
+#: Apply a legal action and advance; an illegal one raises and changes nothing.
+apply_action = _MACHINE.apply_action

@@ -1,0 +1,86 @@
+"""The frame machine: pending work as tuples on an explicit stack, run until a decision.
+
+A ruleset describes each kind of frame by a step function (run it: push or pop frames, or
+return the prompt ``(seat, kind)`` that needs an answer) and, for frames that ask, a pair of
+functions listing the legal answers and applying one. The machine is the same for every
+ruleset; the state only needs ``stack``, ``prompt``, ``prompt_id`` and a ``legal`` cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, Protocol, TypeVar
+
+from kessen.engine.action import Action
+from kessen.engine.contract import IllegalAction
+
+Frame = tuple[Any, ...]
+Prompt = tuple[int, str]
+
+
+class FrameState(Protocol):
+    """What the machine reads and writes on a state."""
+
+    stack: list[Frame]
+    prompt: Prompt | None
+    prompt_id: int
+    legal: list[Action] | None
+
+    def legal_actions(self) -> list[Action]:
+        """The cached legal answers (computed through the machine)."""
+        ...
+
+
+S = TypeVar("S", bound=FrameState)
+StepFn = Callable[[S, Frame], Prompt | None]
+LegalFn = Callable[[S, Frame], list[Action]]
+ApplyFn = Callable[[S, Frame, Action], None]
+
+
+class FrameMachine(Generic[S]):
+    """Runs a ruleset's frames: ``advance``, ``legal_actions`` and ``apply_action``."""
+
+    def __init__(
+        self,
+        steps: Mapping[str, StepFn[S]],
+        decisions: Mapping[str, tuple[LegalFn[S], ApplyFn[S]]],
+    ) -> None:
+        missing = set(decisions) - set(steps)
+        if missing:
+            raise ValueError(f"decisions without a step: {sorted(missing)}")
+        self._steps = dict(steps)
+        self._decisions = dict(decisions)
+
+    def advance(self, state: S) -> None:
+        """Run frames until one needs a decision (or nothing is left: the game is over)."""
+        stack = state.stack
+        steps = self._steps
+        while stack:
+            frame = stack[-1]
+            prompt = steps[frame[0]](state, frame)
+            if prompt is not None:
+                state.prompt = prompt
+                state.prompt_id += 1
+                state.legal = None
+                return
+        state.prompt = None
+        state.legal = []
+
+    def legal_actions(self, state: S) -> list[Action]:
+        """The answers to the pending decision, in a fixed order."""
+        if state.prompt is None:
+            return []
+        frame = state.stack[-1]
+        return self._decisions[frame[0]][0](state, frame)
+
+    def apply_action(self, state: S, action: Action) -> None:
+        """Apply a legal ``action`` and advance; an illegal one raises and changes nothing."""
+        if state.prompt is None:
+            raise IllegalAction("the game is over")
+        if action not in state.legal_actions():
+            raise IllegalAction(f"{action} is not a legal answer to this {state.prompt[1]} prompt")
+        frame = state.stack[-1]
+        self._decisions[frame[0]][1](state, frame, action)
+        state.prompt = None
+        state.legal = None
+        self.advance(state)
