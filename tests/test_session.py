@@ -113,3 +113,13 @@ def test_com_reasons_hide_choices_that_depend_on_its_hidden_cards(
             break
         human_acts(session, step)
     assert seen_public and seen_hidden
+
+
+def test_com_reasons_are_valid_json_even_without_a_value() -> None:
+    from kessen.server.session import _candidates
+
+    out = _candidates([{"action": "pass", "visits": 0, "value": float("nan")}])
+    assert out == [{"action": "pass", "visits": 0, "value": None}]
+    import json
+
+    json.loads(json.dumps(out, allow_nan=False))

@@ -8,6 +8,7 @@ never re-rolls anything.
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -437,8 +438,15 @@ def _candidates(explanation: Any) -> list[Json] | None:
         out.append(
             {
                 "action": str(entry.get("action", "")),
-                "visits": entry.get("visits"),
-                "value": entry.get("value"),
+                "visits": _finite(entry.get("visits")),
+                "value": _finite(entry.get("value")),
             }
         )
     return out
+
+
+def _finite(number: Any) -> float | int | None:
+    """A number for JSON: NaN and infinities (not JSON) become ``None``."""
+    if isinstance(number, bool) or not isinstance(number, int | float):
+        return None
+    return number if math.isfinite(number) else None

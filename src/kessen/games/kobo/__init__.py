@@ -19,6 +19,18 @@ def _heuristic(seed: int) -> Player:
     return HeuristicPlayer(seed)
 
 
+class _SearchLevel:
+    """A search COM level (imported on first use, so the ruleset loads without the search)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __call__(self, seed: int) -> Player:
+        from kessen.ai.levels import make_player
+
+        return make_player("kobo", self.key, seed)
+
+
 def _describe(entry: Json, lang: str, viewer: int | None) -> str:
     from kessen.games.kobo.logtext import describe
 
@@ -33,7 +45,13 @@ registry.register(
         from_json=KoboState.from_json,
         default_config=default_config(),
         data_hash=load_pool().data_hash,
-        players={"random": RandomPlayer, "heuristic": _heuristic},
+        players={
+            "random": RandomPlayer,
+            "heuristic": _heuristic,
+            "ismcts-easy": _SearchLevel("ismcts-easy"),
+            "ismcts-normal": _SearchLevel("ismcts-normal"),
+            "ismcts-strong": _SearchLevel("ismcts-strong"),
+        },
         describe=_describe,
         catalog=catalog,
         public_prompts=frozenset(

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Search speed: IS-MCTS iterations per second from mid-game Kōbō states, on one core.
+
+Plays seeded heuristic-vs-heuristic matches, keeps the exchange decisions (turn, declare,
+chain, target) from turn 3 on with two or more legal actions, and runs the strongest level's
+search on each from the deciding seat's view (world rebuilding included) with a fixed number
+of iterations. Prints iterations per second (wall and CPU), per position and in total.
+
+    .venv/bin/python bench/search_bench.py                # 24 positions × 600 iterations
+    .venv/bin/python bench/search_bench.py --positions 40 --iterations 1000 --json out.json
+
+Run it in the same sitting as ``/work/shared/bench/anchors.py --only search`` (OpenSpiel's
+IS-MCTS on gin rummy) and quote the ratio: the machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from kessen.ai.ismcts import Budget, SearchConfig, hooks_for, search
+from kessen.ai.levels import LEVELS
+from kessen.engine import registry
+from kessen.engine.action import Action
+from kessen.games.kobo.decks import starter_decks
+from kessen.games.kobo.heuristic import HeuristicPlayer
+
+EXCHANGE = {"turn", "declare", "chain", "target"}
+
+
+def positions(count: int, seed: int) -> list[tuple[dict[str, Any], list[Action]]]:
+    """Mid-game exchange decisions (view of the deciding seat, legal actions)."""
+    rules = registry.get("kobo")
+    names = sorted(starter_decks())
+    out: list[tuple[dict[str, Any], list[Action]]] = []
+    game = 0
+    while len(out) < count:
+        decks = [names[(seed + game) % len(names)], names[(seed + 2 * game + 1) % len(names)]]
+        state = rules.new_game({"decks": decks, "best_of": 3}, seed * 1000 + game)
+        players = {0: HeuristicPlayer(game), 1: HeuristicPlayer(game + 1)}
+        step = 0
+        while state.pending is not None and len(out) < count:
+            pending = state.pending
+            legal = state.legal_actions()
+            view = state.view(pending.seat)
+            if (
+                view["turn"] >= 3
+                and pending.prompt in EXCHANGE
+                and len(legal) > 1
+                and step % 3 == 0
+            ):
+                out.append((view, list(legal)))
+            step += 1
+            state.apply(players[pending.seat].choose(view, legal))
+        game += 1
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print (and optionally save) the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=24)
+    parser.add_argument("--iterations", type=int, default=LEVELS[-1].iterations)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    hooks = hooks_for("kobo")
+    config = SearchConfig(Budget(args.iterations, None))
+    cases = positions(args.positions, args.seed)
+    rates: list[float] = []
+    total_iterations = 0
+    total_wall = total_cpu = 0.0
+    for index, (view, legal) in enumerate(cases):
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        result = search(view, legal, hooks, config, seed=index)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        total_iterations += result.iterations
+        total_wall += wall
+        total_cpu += cpu
+        rates.append(result.iterations / wall)
+    report = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "positions": len(cases),
+        "iterations_per_position": args.iterations,
+        "iterations_per_s_wall": round(total_iterations / total_wall, 1),
+        "iterations_per_s_cpu": round(total_iterations / total_cpu, 1),
+        "median_per_position_wall": round(statistics.median(rates), 1),
+        "slowest_position_wall": round(min(rates), 1),
+        "mean_s_per_decision_wall": round(total_wall / len(cases), 4),
+        "cpu_over_wall": round(total_cpu / total_wall, 3),
+    }
+    print(json.dumps(report, indent=1))
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

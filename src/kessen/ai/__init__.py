@@ -1,0 +1,1 @@
+"""COM players that search: information-set MCTS over the engine contract, and its levels."""

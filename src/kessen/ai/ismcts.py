@@ -1,0 +1,295 @@
+"""Information-set Monte Carlo tree search over the engine contract, for any two-seat ruleset.
+
+The search never sees a true game state. A player hands it its seat's *view* and the legal
+actions; the ruleset's ``world_sampler`` turns the view into a source of *determinizations*
+(complete, playable states that the seat cannot tell from the truth, hidden parts sampled
+afresh for each iteration). Each iteration:
+
+1. samples one determinization;
+2. descends one shared tree (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012): a node
+   is a sequence of actions from the root, and only the actions legal in *this* determinization
+   compete, by UCB1 with availability counts (an action's exploration term counts the visits
+   in which it was available, not all the parent's visits);
+3. adds one node, plays a short rollout with the ruleset's policy and asks the ruleset's
+   evaluation for seat 0's chance to win;
+4. backs the value up the path, each node scored from the seat that chose its action.
+
+The answer is the most visited root action; :class:`SearchResult` carries the top candidates
+with their visits and estimated win rates, the "why" of the choice (what the seat knows only).
+
+A budget is a number of iterations and/or seconds. With an iteration budget the search is a
+pure function of (view, legal, seed): the random generator is seeded from the player's seed and
+the view's prompt id, so a seeded game replays the same decisions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kessen.engine.action import Action
+from kessen.engine.contract import GameState, Json
+
+#: Builds, from a seat's view and a seed, a function that returns the i-th sampled world.
+WorldSampler = Callable[[Json, int], Callable[[int], GameState]]
+#: Seat 0's chance to win from a state, in [0, 1] (two-seat, zero-sum).
+Evaluate = Callable[[GameState], float]
+#: Plays a state on in place for a while (it may stop anywhere).
+Rollout = Callable[[GameState, random.Random], None]
+#: Answers a decision without search (routine prompts), or ``None`` to search it.
+Routine = Callable[[Json, Sequence[Action]], Action | None]
+
+
+@dataclass(frozen=True)
+class SearchHooks:
+    """What a ruleset provides to be searched: world sampling, evaluation and rollout."""
+
+    world_sampler: WorldSampler
+    evaluate: Evaluate
+    rollout: Rollout
+    routine: Routine | None = None
+    #: A fast policy's answer from the view, favoured at the root by ``prior_weight``.
+    prior: Routine | None = None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one decision may search: iterations, seconds, or both (whichever ends first).
+
+    An iteration budget alone is deterministic; a time limit makes the count depend on the
+    machine, so the strength levels use iterations and keep ``seconds`` as a safety cap.
+    """
+
+    iterations: int | None = 1000
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a budget needs iterations, seconds or both")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Search parameters: the budget and the UCB exploration constant."""
+
+    budget: Budget = field(default_factory=Budget)
+    exploration: float = 0.7
+    #: PUCT-style bonus of the prior's action at the root: ``w * sqrt(available) / (1 + n)``.
+    prior_weight: float = 0.0
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One root action as the search saw it: visits and the deciding seat's mean value."""
+
+    action: Action
+    visits: int
+    value: float
+
+    def to_json(self) -> Json:
+        """JSON form for the protocol: ``{"action": "attack 2", "visits": 310, "value": 0.64}``."""
+        return {"action": str(self.action), "visits": self.visits, "value": round(self.value, 4)}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The chosen action, every root candidate (most visited first) and what it cost."""
+
+    action: Action
+    candidates: tuple[Candidate, ...]
+    iterations: int
+    seconds: float
+
+    def explanation(self, top: int = 3) -> list[Json]:
+        """The top candidates as JSON, for the "why" of the move."""
+        return [c.to_json() for c in self.candidates[:top]]
+
+
+class Node:
+    """A tree node: the action path from the root that leads here, with its statistics.
+
+    ``seat`` is the seat that chose the action into this node; ``value`` sums that seat's
+    results; ``available`` counts the visits of the parent in which this action was legal.
+    """
+
+    __slots__ = ("available", "children", "seat", "value", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.value = 0.0
+        self.available = 0
+        self.children: dict[Action, Node] = {}
+
+
+def decision_seed(seed: int, view: Json) -> int:
+    """The per-decision seed: the player's seed mixed with the view's prompt id (if any)."""
+    pending = view.get("pending") or {}
+    key = f"{seed}:{pending.get('prompt_id', 0)}:{pending.get('prompt', '')}"
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
+
+
+def search(
+    view: Json,
+    legal: Sequence[Action],
+    hooks: SearchHooks,
+    config: SearchConfig,
+    seed: int,
+    sampler: Callable[[int], GameState] | None = None,
+) -> SearchResult:
+    """Search from ``view`` (the deciding seat's) and return the best of ``legal``.
+
+    ``sampler`` overrides the ruleset's world sampler (the cheating experiment passes one that
+    returns the true state); honest players never pass it.
+    """
+    start = time.perf_counter()
+    actions = list(legal)
+    if not actions:
+        raise ValueError("no legal action to choose from")
+    me: int = view["viewer"] if isinstance(view.get("viewer"), int) else 0
+    if len(actions) == 1:
+        only = Candidate(actions[0], 0, float("nan"))
+        return SearchResult(actions[0], (only,), 0, time.perf_counter() - start)
+    rng = random.Random(seed)
+    sample = sampler if sampler is not None else hooks.world_sampler(view, rng.randrange(2**62))
+    evaluate, rollout = hooks.evaluate, hooks.rollout
+    root = Node(1 - me)
+    allowed = set(actions)
+    favoured: Action | None = None
+    if config.prior_weight > 0 and hooks.prior is not None:
+        favoured = hooks.prior(view, actions)
+    weight = config.prior_weight
+    budget = config.budget
+    limit = budget.iterations if budget.iterations is not None else 1 << 62
+    deadline = start + budget.seconds if budget.seconds is not None else math.inf
+    c = config.exploration
+    log = math.log
+    sqrt = math.sqrt
+    done = 0
+    while done < limit:
+        if done and time.perf_counter() >= deadline:
+            break
+        state = sample(done)
+        node = root
+        path = [root]
+        first = True
+        while True:
+            pending = state.pending
+            if pending is None:
+                break
+            options = actions if first else state.legal_actions()
+            children = node.children
+            untried = [a for a in options if a not in children]
+            for a in options:
+                child = children.get(a)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = Node(pending.seat)
+                child.available = 1
+                children[action] = child
+                state.apply(action)
+                path.append(child)
+                break
+            best = -1.0
+            action = options[0]
+            for a in options:
+                child = children[a]
+                score = child.value / child.visits + c * sqrt(log(child.available) / child.visits)
+                if first and a == favoured:
+                    score += weight * sqrt(child.available) / (1 + child.visits)
+                if score > best:
+                    best, action = score, a
+            node = children[action]
+            state.apply(action)
+            path.append(node)
+            first = False
+        if state.pending is not None:
+            rollout(state, rng)
+        v0 = evaluate(state)
+        for node in path:
+            node.visits += 1
+            node.value += v0 if node.seat == 0 else 1.0 - v0
+        done += 1
+    candidates = sorted(
+        (
+            Candidate(a, child.visits, child.value / child.visits if child.visits else 0.0)
+            for a, child in root.children.items()
+            if a in allowed
+        ),
+        key=lambda cand: (-cand.visits, -cand.value, actions.index(cand.action)),
+    )
+    chosen = candidates[0].action if candidates else actions[0]
+    return SearchResult(chosen, tuple(candidates), done, time.perf_counter() - start)
+
+
+class SearchPlayer:
+    """A COM player that searches from its own view only (see :func:`search`).
+
+    After each ``choose`` the reasons are in ``last_explanation`` (top candidates with visits
+    and estimated win rates) and the whole :class:`SearchResult` in ``last_result``.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        hooks: SearchHooks,
+        config: SearchConfig,
+        seed: int = 0,
+        top: int = 3,
+    ) -> None:
+        self.name = name
+        self.hooks = hooks
+        self.config = config
+        self.seed = seed
+        self.top = top
+        self.last_result: SearchResult | None = None
+        self.last_explanation: list[Json] = []
+
+    def choose(self, view: Json, legal: Sequence[Action]) -> Action:
+        """Search from ``view`` and return the most visited legal action.
+
+        A prompt the ruleset calls routine (``hooks.routine``) is answered without search.
+        """
+        if self.hooks.routine is not None and len(legal) > 1:
+            action = self.hooks.routine(view, legal)
+            if action is not None and action in legal:
+                self.last_result = None
+                self.last_explanation = [
+                    {"action": str(action), "visits": 0, "value": None, "by": "rule"}
+                ]
+                return action
+        try:
+            result = search(view, legal, self.hooks, self.config, decision_seed(self.seed, view))
+        except ValueError as err:  # a view the ruleset cannot rebuild: answer, don't crash
+            action = self.hooks.prior(view, legal) if self.hooks.prior is not None else None
+            action = action if action is not None and action in legal else legal[0]
+            self.last_result = None
+            self.last_explanation = [
+                {"action": str(action), "visits": 0, "value": None, "by": f"fallback: {err}"}
+            ]
+            return action
+        self.last_result = result
+        self.last_explanation = result.explanation(self.top)
+        return result.action
+
+    def explain(self) -> list[Json]:
+        """The "why" of the last choice: top candidates with visits and win-rate estimates."""
+        return list(self.last_explanation)
+
+
+def hooks_for(ruleset: str) -> SearchHooks:
+    """The search hooks a ruleset publishes as ``kessen.games.<ruleset>.worlds.search_hooks``."""
+    import importlib
+
+    module: Any = importlib.import_module(f"kessen.games.{ruleset}.worlds")
+    hooks = module.search_hooks()
+    if not isinstance(hooks, SearchHooks):
+        raise TypeError(f"{ruleset}: search_hooks() must return SearchHooks")
+    return hooks

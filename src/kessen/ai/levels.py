@@ -1,0 +1,92 @@
+"""COM strength levels of the search player: names in Japanese and English, and their budgets.
+
+A level is a search budget (iterations, deterministic, plus a time cap as a safety net) and
+nothing else: every level decides from its own view only. What a level is *worth* is measured,
+not assumed: ``kessen tournament --suite levels`` plays each level against the heuristic COM and
+the random player and writes the win rates with their 95% Wilson intervals to
+``docs/com-levels.md``.
+
+Register the levels as COM players of a ruleset with :func:`factory`, weakest first::
+
+    players = {"ismcts-easy": factory("kobo", "ismcts-easy"), ...}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kessen.ai.ismcts import Budget, SearchConfig, SearchHooks, SearchPlayer, hooks_for
+from kessen.engine.players import Player
+from kessen.engine.registry import PlayerFactory
+
+STRONGEST_SECONDS = 2.5
+"""The time cap of every level's search (checked after every iteration); with the world
+rebuilding and the view around it, no decision takes 3 s even on a slow or loaded core. On an
+idle core the iteration budget ends the search long before (see docs/com-levels.md)."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """One COM level: its key (the player name), its names and its search budget."""
+
+    key: str
+    name_ja: str
+    name_en: str
+    iterations: int
+    seconds: float = STRONGEST_SECONDS
+    exploration: float = 0.25
+    prior_weight: float = 0.3
+
+    def config(self) -> SearchConfig:
+        """The search configuration of this level."""
+        return SearchConfig(
+            Budget(self.iterations, self.seconds), self.exploration, self.prior_weight
+        )
+
+    def name(self, lang: str) -> str:
+        """The level's display name in ``lang`` ("ja" or "en")."""
+        return self.name_ja if lang == "ja" else self.name_en
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("ismcts-easy", "やさしい", "Easy", iterations=12, prior_weight=0.0),
+    Level("ismcts-normal", "ふつう", "Normal", iterations=60),
+    Level("ismcts-strong", "つよい", "Strong", iterations=250),
+)
+"""The levels, weakest first."""
+
+
+def level(key: str) -> Level:
+    """The level called ``key``; raises ``KeyError`` naming the known ones."""
+    for item in LEVELS:
+        if item.key == key:
+            return item
+    raise KeyError(f"unknown level {key!r}; known: {', '.join(x.key for x in LEVELS)}")
+
+
+def make_player(ruleset: str, key: str, seed: int, hooks: SearchHooks | None = None) -> Player:
+    """A search player of level ``key`` for ``ruleset``, deciding from its view only."""
+    chosen = level(key)
+    return SearchPlayer(chosen.key, hooks or hooks_for(ruleset), chosen.config(), seed)
+
+
+class _Factory:
+    """A picklable player factory for one ruleset and level (what the registry stores)."""
+
+    def __init__(self, ruleset: str, key: str) -> None:
+        self.ruleset = ruleset
+        self.key = key
+
+    def __call__(self, seed: int) -> Player:
+        return make_player(self.ruleset, self.key, seed)
+
+
+def factory(ruleset: str, key: str) -> PlayerFactory:
+    """The registry entry for level ``key`` of ``ruleset``: ``seed -> player``."""
+    level(key)
+    return _Factory(ruleset, key)
+
+
+def player_factories(ruleset: str) -> dict[str, PlayerFactory]:
+    """Every level of ``ruleset`` as registry entries, weakest first."""
+    return {item.key: factory(ruleset, item.key) for item in LEVELS}

@@ -1,0 +1,394 @@
+"""Kōbō's cheap judgement for search: a static evaluation of a state and a fast rollout policy.
+
+Search (:mod:`kessen.ai.ismcts`) truncates its playouts: it plays a few actions with
+:func:`rollout` and then asks :func:`evaluate` how likely seat 0 is to win the *match*. Both read
+the state directly (search only ever hands them sampled or simulated worlds, never the true
+state of a game), and both are plain arithmetic, a few microseconds each.
+
+The evaluation turns material into a game-win probability with a logistic curve: characters on
+the field count their Lv plus a body bonus (a game is lost when the last one falls), traps and
+tactics count what their effect is worth in Lv, the tactics deck a little, passes already paid
+for nothing. Search maximizes the chance to win the current game (later games of the match
+start afresh); :func:`match_odds` turns it into a match-win chance for display.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from functools import cache
+
+from kessen.engine.action import Action
+from kessen.engine.contract import GameState, Json
+from kessen.engine.players import Player
+from kessen.games.kobo.cards import CardDef, CardKind, Scope, Verb
+from kessen.games.kobo.effects import side_seat
+from kessen.games.kobo.schema import load_pool
+from kessen.games.kobo.state import EMPTY, HAND, SLOTS, TDECK, THAND, KoboState
+
+BODY = 2.0
+"""What a character on the field is worth on top of its Lv."""
+SLOPE = 0.22
+"""Logistic slope: a material lead of one Lv 3 character (5.0) is a ~75% game."""
+TACTICS_DECK_CARD = 0.25
+"""What one card left in the tactics deck is worth (future draws, pass penalties)."""
+TURNS = 1
+"""Rollout length: turns begun after the standby before the evaluation takes over (it then
+judges a quiet board: no exchange open, no temporary Lv change)."""
+ROLLOUT_CAP = 300
+"""Hard cap on the actions of one rollout (the standby is played out whole)."""
+
+PASS = Action.of("pass")
+
+
+@cache
+def card_value(slug: str) -> float:
+    """What holding a trap or tactic (or a deploy card, or a character in hand) is worth, in Lv."""
+    cdef = load_pool().get(slug)
+    return _value(cdef)
+
+
+def _value(cdef: CardDef) -> float:
+    if cdef.kind is CardKind.CHARACTER:
+        return cdef.lv + BODY
+    if cdef.kind is CardKind.DEPLOY:
+        return 1.2
+    value = 0.0
+    amount = sum(abs(s.amount) for s in cdef.steps if s.verb is Verb.MODIFY_LV)
+    if amount:
+        value += 0.6 * amount
+        if cdef.target is not None and cdef.target.scope is not Scope.CHOSEN:
+            value += 0.2
+    if cdef.has(Verb.NEGATE_ATTACK):
+        value += 2.0
+    if cdef.has(Verb.NEGATE_LAST):
+        value += 1.6
+    if cdef.has(Verb.CHANGE_TARGET):
+        value += 1.4
+    if cdef.has(Verb.RETREAT_IF_ZERO):
+        value += 0.4
+    if cdef.chain_again:
+        value += 0.3
+    if cdef.permanent:
+        value *= 1.2
+    return value
+
+
+def material(state: KoboState, seat: int) -> float:
+    """The seat's material in Lv units: field, face-down traps, hands, tactics deck, passes."""
+    defs = state.defs
+    total = 0.0
+    base, temp = state.base, state.temp
+    for card in state.battle[seat * SLOTS : seat * SLOTS + SLOTS]:
+        if card != EMPTY:
+            lv = base[card] + temp[card]
+            total += (lv if lv > 0 else 0) + BODY
+    faceup = state.faceup
+    for card in state.strategy[seat * SLOTS : seat * SLOTS + SLOTS]:
+        if card != EMPTY and not faceup[card]:
+            total += card_value(defs[card].slug)
+    for card in state.zone(seat, THAND):
+        total += card_value(defs[card].slug)
+    for card in state.zone(seat, HAND):
+        total += card_value(defs[card].slug)
+    total += TACTICS_DECK_CARD * len(state.zone(seat, TDECK))
+    total -= 0.3 * state.passes[seat]
+    return total
+
+
+@cache
+def _match_odds(mine: int, theirs: int, need: int) -> float:
+    """Chance to take the match from this score if every later game is a coin flip."""
+    if mine >= need:
+        return 1.0
+    if theirs >= need:
+        return 0.0
+    return 0.5 * _match_odds(mine + 1, theirs, need) + 0.5 * _match_odds(mine, theirs + 1, need)
+
+
+def game_odds(state: KoboState) -> float:
+    """Seat 0's chance to win the current game, from the material balance."""
+    diff = material(state, 0) - material(state, 1)
+    return 1.0 / (1.0 + math.exp(-SLOPE * diff))
+
+
+def evaluate(state: GameState) -> float:
+    """Seat 0's chance to win the game being played (the one search started in).
+
+    A finished match scores its winner; a game that just ended (a fresh standby, turn 0)
+    scores that game's winner; otherwise the material balance decides. Games of a match are
+    independent but for the score, so winning the current game is what a decision can do.
+    """
+    assert isinstance(state, KoboState)
+    if state.turn == 0 and state.results:
+        winner = state.results[-1][0]
+        return 0.5 if winner < 0 else 1.0 - winner
+    result = state.match_result
+    if result is not None:
+        return 0.5 if result[0] < 0 else 1.0 - result[0]
+    return game_odds(state)
+
+
+def match_odds(state: KoboState) -> float:
+    """Seat 0's chance to take the match, from the score and the current game's odds."""
+    need = state.config.wins_needed
+    a, b = state.wins
+    p = 0.5 if state.turn == 0 else game_odds(state)
+    return p * _match_odds(a + 1, b, need) + (1 - p) * _match_odds(a, b + 1, need)
+
+
+# --- rollout policy ---------------------------------------------------------------------------
+
+
+def _exchange_leader(state: KoboState) -> int:
+    """The seat that wins the current exchange if the chain closed now (-1 for a tie)."""
+    if state.negated:
+        return 1 - state.attacker_seat
+    battle = state.battle
+    attack = 0
+    for card in state.attackers:
+        if card in battle:
+            attack += state.lv(card)
+    target = state.target
+    if target == EMPTY or target not in battle or attack == 0:
+        return 1 - state.attacker_seat
+    defence = state.lv(target)
+    if attack > defence:
+        return state.attacker_seat
+    if defence > attack:
+        return 1 - state.attacker_seat
+    return -1
+
+
+def _declare(state: KoboState, legal: list[Action], rng: random.Random) -> Action:
+    seat = state.turn_player
+    attackers = state.stack[-1][1:]
+    total = sum(state.lv(a) for a in attackers)
+    foe = (1 - seat) * SLOTS
+    best: Action | None = None
+    best_lv = -1
+    for action in legal:
+        if action.verb != "target":
+            continue
+        card = state.battle[foe + int(action.args[0]) - 1]
+        lv = state.lv(card)
+        if lv < total and lv > best_lv:
+            best, best_lv = action, lv
+    if best is not None and rng.random() < 0.85:
+        return best
+    return legal[rng.randrange(len(legal))]
+
+
+def _chain_target(state: KoboState, legal: list[Action], rng: random.Random) -> Action:
+    """Aim a chain card at a participant of the exchange where that makes sense."""
+    _, seat, card = state.stack[-1]
+    cdef = state.defs[card]
+    if cdef.has(Verb.CHANGE_TARGET) or rng.random() < 0.1:
+        return legal[rng.randrange(len(legal))]
+    amount = sum(s.amount for s in cdef.steps if s.verb is Verb.MODIFY_LV)
+    if amount > 0:
+        wanted = state.attackers if seat == state.attacker_seat else (state.target,)
+    else:
+        wanted = (state.target,) if seat == state.attacker_seat else state.attackers
+    row = side_seat(state, seat, cdef) * SLOTS
+    for action in legal:
+        if state.battle[row + int(action.args[0]) - 1] in wanted:
+            return action
+    return legal[rng.randrange(len(legal))]
+
+
+def policy(state: KoboState, legal: list[Action], rng: random.Random) -> Action:
+    """A cheap, biased random answer to the pending prompt (for rollouts)."""
+    assert state.prompt is not None
+    kind = state.prompt[1]
+    if kind == "chain":
+        seat = state.prompt[0]
+        leader = _exchange_leader(state)
+        if leader == seat or len(legal) == 1 or rng.random() < 0.35:
+            return PASS
+        return legal[rng.randrange(len(legal) - 1)]
+    if kind == "turn":
+        if len(legal) > 1 and (rng.random() > 0.05 or state.passes[state.turn_player] > 0):
+            return legal[rng.randrange(len(legal) - 1)]
+        return legal[rng.randrange(len(legal))]
+    if kind == "declare":
+        return _declare(state, legal, rng)
+    if kind == "tactics":
+        weights = [card_value(str(a.args[0])) ** 2 for a in legal]
+        return rng.choices(legal, weights)[0]
+    if kind == "target":
+        return _chain_target(state, legal, rng)
+    if kind == "deploy":
+        return legal[0]
+    if kind == "set":
+        return legal[0] if rng.random() < 0.8 else legal[-1]
+    return legal[rng.randrange(len(legal))]
+
+
+@cache
+def _heuristic() -> Player:
+    from kessen.games.kobo.heuristic import HeuristicPlayer
+
+    return HeuristicPlayer(0)
+
+
+#: Prompts of the exchange, where rollouts ask the heuristic COM (from the acting seat's view of
+#: the simulated world); elsewhere the cheap :func:`policy` answers.
+HEURISTIC_PROMPTS = frozenset({"turn", "declare", "chain", "target", "tie", "penalty"})
+#: Prompts the search leaves to the heuristic COM outright (the standby's routine choices).
+ROUTINE_PROMPTS = frozenset(
+    {"standby", "place", "set", "deploy", "deploy_target", "nominate", "blind", "tactics"}
+)
+EPSILON = 0.1
+"""Share of rollout decisions in the exchange taken by :func:`policy` instead (diversity)."""
+
+
+def routine(view: Json, legal: Sequence[Action]) -> Action | None:
+    """The heuristic COM's answer to a routine standby prompt; ``None`` where search decides."""
+    pending = view.get("pending") or {}
+    if pending.get("prompt") in ROUTINE_PROMPTS:
+        return _heuristic().choose(view, legal)
+    return None
+
+
+def prior(view: Json, legal: Sequence[Action]) -> Action | None:
+    """The heuristic COM's answer from the same view: the search's starting preference."""
+    return _heuristic().choose(view, legal)
+
+
+def _lean_side(state: KoboState, s: int, seat: int) -> Json:
+    defs = state.defs
+    start = s * SLOTS
+    battle: list[Json | None] = []
+    for card in state.battle[start : start + SLOTS]:
+        if card == EMPTY:
+            battle.append(None)
+        else:
+            battle.append(
+                {
+                    "slug": defs[card].slug,
+                    "printed": defs[card].lv,
+                    "base": state.base[card],
+                    "lv": state.lv(card),
+                    "attacking": card in state.attackers,
+                    "target": card == state.target,
+                }
+            )
+    strategy: list[Json | None] = []
+    for card in state.strategy[start : start + SLOTS]:
+        if card == EMPTY:
+            strategy.append(None)
+        elif state.faceup[card]:
+            strategy.append({"face": "up", "slug": defs[card].slug})
+        elif s == seat:
+            strategy.append({"face": "down", "slug": defs[card].slug})
+        else:
+            strategy.append({"face": "down"})
+    hands: Json = {}
+    for key, zone in (("hand", HAND), ("tactics_hand", THAND)):
+        cards = state.zone(s, zone)
+        hands[key] = {
+            "count": len(cards),
+            "cards": [{"slug": defs[c].slug} for c in cards] if s == seat else None,
+        }
+    return {
+        "seat": s,
+        "battle": battle,
+        "strategy": strategy,
+        **hands,
+        "passes": state.passes[s],
+        "tactics_deck": len(state.zone(s, TDECK)),
+    }
+
+
+def lean_view(state: KoboState, seat: int) -> Json:
+    """The parts of ``state.view(seat)`` that exchange decisions read, built ~10x faster.
+
+    Same keys and values as the real view for the board, the attack, the chain and the pending
+    prompt (no deck lists, no log, no card names): for the heuristic COM inside rollouts.
+    """
+    defs = state.defs
+    attack: Json | None = None
+    if state.attackers:
+        target = state.slot_of(state.target) if state.target != EMPTY else EMPTY
+        attack = {
+            "seat": state.attacker_seat,
+            "attackers": [state.slot_of(a) + 1 for a in state.attackers if state.on_field(a)],
+            "target": target + 1 if target != EMPTY else None,
+            "negated": state.negated,
+        }
+    chain: list[Json] = []
+    for index, (card, owner, chosen, negated) in enumerate(state.chain):
+        link: Json = {"link": index + 1, "seat": owner, "slug": defs[card].slug, "negated": negated}
+        if defs[card].needs_choice and chosen != EMPTY:
+            slot = state.slot_of(chosen)
+            link["target"] = {"seat": state.owner[chosen], "slot": slot + 1 if slot >= 0 else None}
+        elif chosen != EMPTY:
+            link["negates"] = chosen + 1
+        chain.append(link)
+    assert state.prompt is not None
+    kind = state.stack[-1][0]
+    frame = state.stack[-1]
+    context: Json = {}
+    if kind == "declare":
+        context = {
+            "attackers": [state.slot_of(a) + 1 for a in frame[1:]],
+            "total": sum(state.lv(a) for a in frame[1:]),
+        }
+    elif kind == "chain_target":
+        context = {"card": {"slug": defs[frame[2]].slug}}
+    elif kind == "penalty":
+        context = {"left": frame[2]}
+    elif kind == "turn_decide":
+        context = {"pass_penalty": state.passes[seat]}
+    return {
+        "viewer": seat,
+        "match": {"game": state.game_no, "wins": state.wins[:]},
+        "turn": state.turn,
+        "turn_player": state.turn_player,
+        "players": [_lean_side(state, s, seat) for s in (0, 1)],
+        "attack": attack,
+        "chain": chain,
+        "pending": {
+            "seat": state.prompt[0],
+            "prompt": state.prompt[1],
+            "prompt_id": state.prompt_id,
+            "context": context,
+        },
+    }
+
+
+def _ask_heuristic(state: KoboState, seat: int, legal: list[Action]) -> Action:
+    heuristic = _heuristic()
+    try:
+        return heuristic.choose(lean_view(state, seat), legal)
+    except (KeyError, TypeError, IndexError, AttributeError):
+        return heuristic.choose(state.view(seat), legal)
+
+
+def rollout(state: GameState, rng: random.Random) -> None:
+    """Play on through the standby and :data:`TURNS` more turn starts, then stop.
+
+    Exchange decisions are the heuristic COM's (seeing only its seat's view of this world),
+    with :data:`EPSILON` random deviations; the rest follow :func:`policy`. It stops at a turn
+    decision (a quiet board), or early when the current game ends (the next game starts even,
+    as far as the evaluation knows).
+    """
+    assert isinstance(state, KoboState)
+    games = len(state.results)
+    turns = state.turn + TURNS if state.turn > 0 else TURNS
+    for _ in range(ROLLOUT_CAP):
+        prompt = state.prompt
+        if prompt is None or len(state.results) != games:
+            return
+        if prompt[1] == "turn" and state.turn >= turns:
+            return
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        elif prompt[1] in HEURISTIC_PROMPTS and rng.random() >= EPSILON:
+            action = _ask_heuristic(state, prompt[0], legal)
+        else:
+            action = policy(state, legal, rng)
+        state.apply(action)

@@ -1,0 +1,141 @@
+"""The search COM: honest (decides from its view only), deterministic, within budget, legal."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from kessen.ai.ismcts import Budget, SearchConfig, SearchPlayer, hooks_for, search
+from kessen.ai.levels import LEVELS, factory, level, player_factories
+from kessen.engine import registry
+from kessen.engine.action import Action
+from kessen.engine.contract import GameState
+from kessen.engine.players import RandomPlayer, play_out
+from kessen.games.kobo.state import KoboState
+from kessen.games.kobo.worlds import world_sampler
+
+EXCHANGE = {"turn", "declare", "chain", "target"}
+
+
+def _mid_game(seed: int, prompts: set[str] = EXCHANGE, turn: int = 3) -> KoboState:
+    """A state at an exchange decision with a choice, reached by seeded random play."""
+    rules = registry.get("kobo")
+    chooser = random.Random(seed)
+    while True:
+        state = rules.new_game(rules.default_config, chooser.randrange(2**31))
+        assert isinstance(state, KoboState)
+        while state.pending is not None:
+            legal = state.legal_actions()
+            if state.turn >= turn and state.pending.prompt in prompts and len(legal) > 1:
+                return state
+            state.apply(legal[chooser.randrange(len(legal))])
+
+
+def _player(iterations: int = 60, seed: int = 11) -> SearchPlayer:
+    return SearchPlayer("test", hooks_for("kobo"), SearchConfig(Budget(iterations)), seed)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_honesty_same_view_same_decision(seed: int) -> None:
+    """Two true states that look the same from COM's seat make COM decide identically."""
+    a = _mid_game(seed)
+    assert a.pending is not None
+    seat = a.pending.seat
+    b = a.resample_hidden(seat, 1000 + seed)
+    assert b.state_hash() != a.state_hash()  # the truths differ ...
+    assert b.view(seat) == a.view(seat)  # ... but look the same from COM's seat
+    choice_a = _player().choose(a.view(seat), a.legal_actions())
+    player_b = _player()
+    choice_b = player_b.choose(b.view(seat), b.legal_actions())
+    assert choice_a == choice_b
+    # COM does not reconstruct the truth: its sampled worlds differ from both true states.
+    sample = world_sampler(a.view(seat), 5)
+    hidden = {a.state_hash(), b.state_hash()}
+    worlds = [sample(i) for i in range(10)]
+    assert not hidden & {w.state_hash() for w in worlds}
+    opp = 1 - seat
+
+    def hidden_cards(state: GameState) -> list[str]:
+        assert isinstance(state, KoboState)
+        return sorted(state.defs[c].slug for c in state.zone(opp, 3))  # tactics hand
+
+    assert any(hidden_cards(w) != hidden_cards(a) for w in worlds)
+    assert player_b.last_explanation
+    assert all(set(item) >= {"action", "visits", "value"} for item in player_b.last_explanation)
+
+
+def test_choices_are_reproducible_with_a_seed() -> None:
+    state = _mid_game(7)
+    assert state.pending is not None
+    view, legal = state.view(state.pending.seat), state.legal_actions()
+    first = [_player(seed=s).choose(view, legal) for s in (1, 2, 3)]
+    again = [_player(seed=s).choose(view, legal) for s in (1, 2, 3)]
+    assert first == again
+
+
+def test_whole_matches_replay_identically() -> None:
+    rules = registry.get("kobo")
+
+    def hashes() -> list[str]:
+        state = rules.new_game({**rules.default_config, "best_of": 1}, 21)
+        out: list[str] = []
+        players = {0: _player(30, seed=1), 1: RandomPlayer(2)}
+        play_out(state, players, on_step=lambda s, _seat, _a: out.append(s.state_hash()))
+        return out
+
+    assert hashes() == hashes()
+
+
+def test_iteration_budget_is_exact_and_time_budget_is_respected() -> None:
+    state = _mid_game(3)
+    assert state.pending is not None
+    view, legal = state.view(state.pending.seat), state.legal_actions()
+    hooks = hooks_for("kobo")
+    result = search(view, legal, hooks, SearchConfig(Budget(37)), seed=1)
+    assert result.iterations == 37
+    start = time.perf_counter()
+    timed = search(view, legal, hooks, SearchConfig(Budget(None, 0.3)), seed=1)
+    assert time.perf_counter() - start < 0.3 + 0.25
+    assert timed.iterations > 0
+    assert sum(c.visits for c in timed.candidates) == timed.iterations
+    assert result.action in legal and timed.action in legal
+
+
+class _Checked:
+    """Wraps a player and checks each of its answers is legal."""
+
+    name = "checked"
+
+    def __init__(self, inner: SearchPlayer) -> None:
+        self.inner = inner
+        self.seen: list[Action] = []
+
+    def choose(self, view: dict[str, object], legal: list[Action]) -> Action:
+        action = self.inner.choose(view, legal)
+        assert action in legal
+        self.seen.append(action)
+        return action
+
+
+def test_only_legal_actions_over_random_games() -> None:
+    rules = registry.get("kobo")
+    for seed in range(2):
+        state = rules.new_game({**rules.default_config, "best_of": 1}, seed)
+        checked = _Checked(_player(12, seed))
+        play_out(state, {0: checked, 1: RandomPlayer(seed)})
+        assert state.outcome is not None and checked.seen
+
+
+def test_levels_are_ordered_and_registrable() -> None:
+    assert [x.key for x in LEVELS] == ["ismcts-easy", "ismcts-normal", "ismcts-strong"]
+    budgets = [x.iterations for x in LEVELS]
+    assert budgets == sorted(budgets)
+    assert level("ismcts-strong").seconds < 3.0
+    factories = player_factories("kobo")
+    assert list(factories) == [x.key for x in LEVELS]
+    player = factory("kobo", "ismcts-easy")(5)
+    assert player.name == "ismcts-easy"
+    with pytest.raises(KeyError):
+        level("nope")

