@@ -186,3 +186,9 @@ def test_replay_refuses_bad_files(tmp_path: Path) -> None:
     results = tmp_path / "results.json"
     results.write_text('[{"seed": 1, "winner": 0, "games": []}]', encoding="utf-8")
     assert "--replays" in _fails(2, "replay", str(results))
+
+
+def test_tournament_command_is_mounted() -> None:
+    result = CliRunner().invoke(app, ["tournament", "--help"])
+    assert result.exit_code == 0
+    assert "Wilson" in result.output and "--suite" in result.output

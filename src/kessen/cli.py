@@ -649,6 +649,24 @@ def replay(
 mount_sim_and_store(app)
 
 
+@app.command(
+    context_settings={
+        "allow_extra_args": True,
+        "ignore_unknown_options": True,
+        "help_option_names": [],
+    }
+)
+def tournament(ctx: typer.Context) -> None:
+    """COM tournaments (levels, honesty, peer): win rates with Wilson 95% intervals.
+
+    ``kessen tournament --suite levels --suite honesty --suite peer [--games N]``; ``--help``
+    lists every option.
+    """
+    from kessen.ai.tournament import tournament_main
+
+    raise typer.Exit(tournament_main(ctx.args))
+
+
 def main() -> None:
     """Run the command line (``python -m kessen.cli``)."""
     app()

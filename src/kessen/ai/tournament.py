@@ -54,7 +54,7 @@ SUITES: dict[str, list[str]] = {
         "heuristic:random@100",
     ],
     "honesty": ["cheater-ismcts-strong:heuristic@200"],
-    "peer": ["ismcts-strong:openspiel-ismcts@100"],
+    "peer": ["ismcts-strong:openspiel-ismcts@100", "ismcts-strong:openspiel-ismcts-eval@100"],
 }
 """Named sets of matchups (``a:b@games``; the win rate is ``a``'s). ``--games`` overrides the
 per-matchup goals when given explicitly."""

@@ -45,10 +45,10 @@ registry.register(
         from_json=KoboState.from_json,
         default_config=default_config(),
         data_hash=load_pool().data_hash,
-        players={
+        players={  # weakest first, as measured (docs/com-levels.md)
             "random": RandomPlayer,
-            "heuristic": _heuristic,
             "ismcts-easy": _SearchLevel("ismcts-easy"),
+            "heuristic": _heuristic,
             "ismcts-normal": _SearchLevel("ismcts-normal"),
             "ismcts-strong": _SearchLevel("ismcts-strong"),
         },
