@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kessen.engine.wording import SeatWords, lower_first
 from kessen.games.kobo.cards import CardKind
 from kessen.games.kobo.schema import load_pool
 
@@ -27,34 +28,8 @@ Entry = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
-class _Words:
+class _Words(SeatWords):
     """Seat names and card names in one language, for one viewer."""
-
-    lang: str
-    viewer: int | None
-
-    @property
-    def ja(self) -> bool:
-        return self.lang == "ja"
-
-    def who(self, seat: Any) -> str:
-        """The subject naming ``seat``: あなた/相手/P1 or You/The opponent/P1."""
-        if not isinstance(seat, int) or seat < 0:
-            return "?"
-        if self.viewer is None:
-            return f"P{seat + 1}"
-        mine = seat == self.viewer
-        if self.ja:
-            return "あなた" if mine else "相手"
-        return "You" if mine else "The opponent"
-
-    def poss(self, seat: Any) -> str:
-        """The possessive of ``seat``: あなたの/相手の or Your/The opponent's/P1's."""
-        if self.ja:
-            return self.who(seat) + "の"
-        if self.viewer is not None and seat == self.viewer:
-            return "Your"
-        return self.who(seat) + "'s"
 
     def card(self, slug: Any) -> str:
         """The card's name (「…」 in Japanese), or the slug if the pool does not know it."""
@@ -108,13 +83,6 @@ def _plural(n: Any, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _lower(text: str) -> str:
-    """Lower-case a subject used mid-sentence ("The opponent" → "the opponent"; P1 stays)."""
-    if text[:1] == "P" and text[1:2].isdigit():
-        return text
-    return text[:1].lower() + text[1:]
-
-
 # --- one function per kind -------------------------------------------------------------------
 
 Render = Callable[[Entry, _Words], str]
@@ -123,7 +91,7 @@ Render = Callable[[Entry, _Words], str]
 def _game_start(e: Entry, w: _Words) -> str:
     if w.ja:
         return f"第{e.get('game')}ゲーム開始。先攻は{w.who(e.get('first'))}。"
-    return f"Game {e.get('game')} begins. First player: {_lower(w.who(e.get('first')))}."
+    return f"Game {e.get('game')} begins. First player: {lower_first(w.who(e.get('first')))}."
 
 
 def _standby(e: Entry, w: _Words) -> str:
@@ -160,7 +128,7 @@ def _no_slot(e: Entry, w: _Words) -> str:
     poss, card = w.poss(e.get("seat")), w.card(e.get("card"))
     if w.ja:
         return f"バトルエリアに空きがないため、{poss}{card}は撤退エリアへ置かれた。"
-    return f"No free battle slot: {_lower(poss)} {card} went to the retreat area."
+    return f"No free battle slot: {lower_first(poss)} {card} went to the retreat area."
 
 
 def _set(e: Entry, w: _Words) -> str:
@@ -258,7 +226,7 @@ def _standby_end(e: Entry, w: _Words) -> str:
 def _turn(e: Entry, w: _Words) -> str:
     if w.ja:
         return f"ターン{e.get('turn')}：{w.poss(e.get('seat'))}ターン。"
-    return f"Turn {e.get('turn')}: {_lower(w.poss(e.get('seat')))} turn."
+    return f"Turn {e.get('turn')}: {lower_first(w.poss(e.get('seat')))} turn."
 
 
 def _tactics_draw(e: Entry, w: _Words) -> str:
@@ -294,7 +262,7 @@ def _exclude(e: Entry, w: _Words) -> str:
     cards = w.cards(e.get("cards"))
     if w.ja:
         return f"パスのペナルティ：{w.poss(e.get('seat'))}{source}から除外：{cards}"
-    return f"Pass penalty: excluded from {_lower(w.poss(e.get('seat')))} {source}: {cards}."
+    return f"Pass penalty: excluded from {lower_first(w.poss(e.get('seat')))} {source}: {cards}."
 
 
 def _declare(e: Entry, w: _Words) -> str:
@@ -306,13 +274,14 @@ def _declare(e: Entry, w: _Words) -> str:
     if len(names) == len(attackers) and e.get("target_char"):
         sep = "と" if w.ja else " and "
         group = sep.join(
-            w.char(seat, s, n) if w.ja else _lower(w.char(seat, s, n))
+            w.char(seat, s, n) if w.ja else lower_first(w.char(seat, s, n))
             for s, n in zip(attackers, names, strict=True)
         )
         aim = w.char(foe, t, e.get("target_char"))
         if w.ja:
             return f"{w.who(seat)}の攻撃宣言：{group}（攻撃力{a}）で{aim}（攻撃力{d}）を攻撃。"
-        return f"{w.who(seat)} declared an attack: {group} (Lv {a}) against {_lower(aim)} (Lv {d})."
+        aim = lower_first(aim)
+        return f"{w.who(seat)} declared an attack: {group} (Lv {a}) against {aim} (Lv {d})."
     if w.ja:
         return (
             f"{w.who(seat)}の攻撃宣言：{w.slots(attackers)}のキャラ（攻撃力{a}）で"
@@ -320,7 +289,7 @@ def _declare(e: Entry, w: _Words) -> str:
         )
     return (
         f"{w.who(seat)} declared an attack: {w.slots(attackers)} (Lv {a}) against "
-        f"{_lower(w.poss(foe))} slot {t} (Lv {d})."
+        f"{lower_first(w.poss(foe))} slot {t} (Lv {d})."
     )
 
 
@@ -346,9 +315,11 @@ def _activate(e: Entry, w: _Words) -> str:
         elif "negates" in e:
             text += f"（連鎖{e.get('negates')}を無効にする）"
         return text + "。"
-    text = f"Link {link}: {_lower(who)} activated {card}"
+    text = f"Link {link}: {lower_first(who)} activated {card}"
     if "target_slot" in e:
-        text += f", choosing {_lower(w.poss(e.get('target_seat')))} slot {e.get('target_slot')}"
+        text += (
+            f", choosing {lower_first(w.poss(e.get('target_seat')))} slot {e.get('target_slot')}"
+        )
     elif "negates" in e:
         text += f", against link {e.get('negates')}"
     return text[:1].upper() + text[1:] + "."
@@ -374,7 +345,7 @@ def _lv(e: Entry, w: _Words) -> str:
         how = "元Lvを永続的に" if e.get("permanent") else "この攻防の間Lvを"
         return f"{card}により、{char}の{how}{signed}（元Lv{base}・攻撃力{lv}）。"
     how = "base Lv permanently" if e.get("permanent") else "Lv for this exchange"
-    return f"{card}: {_lower(char)} gets {signed} {how} (base Lv {base}, Lv {lv})."
+    return f"{card}: {lower_first(char)} gets {signed} {how} (base Lv {base}, Lv {lv})."
 
 
 def _target_changed(e: Entry, w: _Words) -> str:
@@ -382,7 +353,7 @@ def _target_changed(e: Entry, w: _Words) -> str:
     card = w.card(e.get("card"))
     if w.ja:
         return f"{card}により、攻撃対象が{char}に変わった。"
-    return f"{card}: the attack target is now {_lower(char)}."
+    return f"{card}: the attack target is now {lower_first(char)}."
 
 
 def _attack_negated(e: Entry, w: _Words) -> str:
@@ -434,7 +405,7 @@ def _tie_choice(e: Entry, w: _Words) -> str:
     char = w.char(foe, e.get("slot"), e.get("char") or e.get("card"))
     if w.ja:
         return f"{w.who(seat)}は{char}を撤退させることを選んだ。"
-    return f"{w.who(seat)} chose {_lower(char)} to retreat."
+    return f"{w.who(seat)} chose {lower_first(char)} to retreat."
 
 
 def _base_zero(e: Entry, w: _Words) -> str:

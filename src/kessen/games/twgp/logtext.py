@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kessen.engine.wording import SeatWords, lower_first
 from kessen.games.twgp.cards import by_slug, is_slug
 
 LANGS = ("ja", "en")
@@ -26,30 +27,8 @@ Entry = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
-class _Words:
-    lang: str
-    viewer: int | None
-
-    @property
-    def ja(self) -> bool:
-        return self.lang == "ja"
-
-    def who(self, seat: Any) -> str:
-        if not isinstance(seat, int) or seat < 0:
-            return "?"
-        if self.viewer is None:
-            return f"P{seat + 1}"
-        mine = seat == self.viewer
-        if self.ja:
-            return "あなた" if mine else "相手"
-        return "You" if mine else "The opponent"
-
-    def poss(self, seat: Any) -> str:
-        if self.ja:
-            return self.who(seat) + "の"
-        if self.viewer is not None and seat == self.viewer:
-            return "your"
-        return self.who(seat) + "'s"
+class _Words(SeatWords):
+    """Seat names and card names in one language, for one viewer."""
 
     def card(self, slug: Any) -> str:
         if not is_slug(slug):
@@ -79,7 +58,7 @@ _R: dict[str, Render] = {
     ),
     "turn": lambda w, e: w.say(
         f"ターン{e['turn']}：{w.who(e['seat'])}のターン。",
-        f"Turn {e['turn']}: {w.poss(e['seat'])} turn.",
+        f"Turn {e['turn']}: {lower_first(w.poss(e['seat']))} turn.",
     ),
     "battle_phase": lambda w, e: w.say(
         f"{w.who(e['seat'])}はバトル・フェイズに入った。",
