@@ -1,7 +1,10 @@
 """The ASGI application: HTTP endpoints to start games, a WebSocket per seat, the static UI.
 
 Every connection is a seat or a spectator and only ever receives ``Session.view_for`` of its
-seat. COM seats are driven here, one task per session, at the session's pace.
+seat. COM seats are driven here, one task per session, at the session's pace. The server knows
+the rulesets it offers only by name (:data:`RULESETS`): a new game takes the ruleset's default
+config, overridden by the request's ``config`` (validated by the ruleset), and its COM levels
+are the ruleset's registered players.
 
 With a :class:`~kessen.store.records.MatchStore`, the recorded matches can be listed and
 replayed (``/api/matches...``): a match is replayed through the engine, and each step is sent
@@ -44,13 +47,14 @@ from kessen.server.protocol import (
     error,
     parse_message,
 )
-from kessen.server.session import SPECTATOR, Mode, Session, SessionError
+from kessen.server.session import SPECTATOR, Mode, Session, SessionError, redact_action
 from kessen.store.html_replay import shown_action
 from kessen.store.records import NO_RESULT, MatchInfo, MatchRecord, MatchStore, StoreError
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 DEFAULT_PACE = 3.0
-RULESETS = ("kobo",)
+RULESETS: Final = ("kobo", "twgp")
+"""The rulesets the server offers, in the order the start screen lists them."""
 PAGE_MAX: Final = 100
 """The most matches one page of ``GET /api/matches`` lists."""
 REPLAYS_KEPT: Final = 8
@@ -59,13 +63,19 @@ SeatKey = Literal["0", "1", "all"]
 
 
 class NewGame(BaseModel):
-    """A request to start a match."""
+    """A request to start a match.
+
+    ``config`` overrides keys of the ruleset's default config (Kōbō: ``decks``, ``best_of``;
+    TWGP: its rule switches such as ``quickStart`` or ``gridWidth``); the ruleset validates the
+    result. ``decks`` is Kōbō's shorthand for ``config["decks"]``.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
-    ruleset: Literal["kobo"] = "kobo"
+    ruleset: Literal["kobo", "twgp"] = "kobo"
     mode: Mode = "vs_com"
     decks: list[str] | None = Field(default=None, min_length=2, max_length=2)
+    config: dict[str, Any] | None = Field(default=None, max_length=32)
     com: str = "heuristic"
     pace: float | None = Field(default=None, ge=0, le=30)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
@@ -286,6 +296,11 @@ def _step_view(
         entry["text"] = rules.describe(entry, lang, viewer)
     view["log"] = sent
     actor = rep.actors[step - 1] if step > 0 else None
+    action = None
+    if actor is not None:
+        action = shown_action(rep.actions[step - 1], actor, viewer)
+        if viewer is not None and actor != viewer:
+            action = redact_action(action, view)
     game, turn, _player = rep.marks[step]
     return {
         "match": rep.info.id,
@@ -297,7 +312,7 @@ def _step_view(
         "turn": turn,
         "actor": actor,
         "prompt": None if actor is None else rep.prompts[step - 1],
-        "action": None if actor is None else shown_action(rep.actions[step - 1], actor, viewer),
+        "action": action,
         "log_start": start,
         "log_total": len(log),
         "view": view,
@@ -426,6 +441,7 @@ def create_app(pace: float = DEFAULT_PACE, store: MatchStore | None = None) -> F
             out["rulesets"][name] = {
                 "com_levels": list(rules.players),
                 "default_decks": rules.default_config.get("decks"),
+                "default_config": dict(rules.default_config),
                 "version": rules.version,
             }
         return out
@@ -440,7 +456,11 @@ def create_app(pace: float = DEFAULT_PACE, store: MatchStore | None = None) -> F
     async def new_game(request: NewGame) -> dict[str, Any]:
         rules = registry.get(request.ruleset)
         config = dict(rules.default_config)
+        if request.config is not None:
+            config.update(request.config)
         if request.decks is not None:
+            if "decks" not in rules.default_config:
+                raise HTTPException(422, f"{request.ruleset} has no decks to choose")
             config["decks"] = request.decks
         seed = request.seed if request.seed is not None else random.SystemRandom().randrange(2**62)
         pace = request.pace if request.pace is not None else hub.pace
@@ -491,6 +511,7 @@ def create_app(pace: float = DEFAULT_PACE, store: MatchStore | None = None) -> F
         until: str | None = None,
         source: str | None = None,
         finished: bool | None = None,
+        ruleset: str | None = None,
         offset: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 20,
     ) -> dict[str, Any]:
@@ -506,6 +527,7 @@ def create_app(pace: float = DEFAULT_PACE, store: MatchStore | None = None) -> F
             until=_timestamp(until, "until"),
             source=source or None,
             finished=finished,
+            ruleset=ruleset or None,
             limit=limit + 1,
             offset=offset,
         )

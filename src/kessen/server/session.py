@@ -390,7 +390,7 @@ class Session:
         for entry in view["log"]:
             entry["text"] = rules.describe(entry, lang, speaker)
         view["history"] = self.history(viewer)
-        view["com_why"] = self._why_for(viewer, everything)
+        view["com_why"] = self._why_for(viewer, everything, view)
         view["session"] = {
             "id": self.id,
             "mode": self.mode,
@@ -401,20 +401,28 @@ class Session:
         }
         return view
 
-    def _why_for(self, viewer: int, everything: bool) -> Json | None:
-        """COM's last explanation as ``viewer`` may see it.
+    def _why_for(self, viewer: int, everything: bool, view: Json) -> Json | None:
+        """COM's last explanation as ``viewer`` (whose ``view`` this is) may see it.
 
         The candidate list of a decision whose choices depend on COM's hidden cards (which
         tactic to play, which card to set) would show those cards: it is given only for
-        prompts the ruleset marks public, or to a viewer who sees everything.
+        prompts the ruleset marks public, or to a viewer who sees everything. The action
+        itself names no card that ``view`` does not show (:func:`redact_action`).
         """
         why = self.why
         if why is None or self.cursor is not None:
             return None
-        public = why["prompt"] in registry.get(self.ruleset).public_prompts
-        if everything or public or viewer == why["seat"]:
+        if everything or viewer == why["seat"]:
             return why
-        return {**why, "candidates": None, "hidden": len(why["candidates"] or [])}
+        action = redact_action(why["action"], view)
+        if why["prompt"] in registry.get(self.ruleset).public_prompts:
+            return {**why, "action": action}
+        return {
+            **why,
+            "action": action,
+            "candidates": None,
+            "hidden": len(why["candidates"] or []),
+        }
 
     def summary(self) -> dict[str, Any]:
         """A short description for listings."""
@@ -426,6 +434,45 @@ class Session:
             "steps": len(self.actions),
             "over": outcome is not None,
         }
+
+
+def _visible_words(value: Any, out: set[str]) -> set[str]:
+    """Every string inside ``value`` (a view without its log), into ``out``: values, and the
+    keys of mappings (a public deck list maps card names to counts)."""
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        out.update(k for k in value if isinstance(k, str))
+        for item in value.values():
+            _visible_words(item, out)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _visible_words(item, out)
+    return out
+
+
+def redact_action(text: str, view: Json) -> str:
+    """Another seat's action ``text`` as the owner of ``view`` may read it.
+
+    A word argument (a card name, in every ruleset so far) that ``view`` shows nowhere outside
+    its log (as a value or a key) names a card hidden from that viewer: a vital chosen in a
+    secret build, a unit stealth-summoned from the hand, a card re-charged face down. It
+    becomes ``…``. Squares and counts (numbers) stay, and so does a card the view shows on the
+    board or in a public list.
+
+    >>> view = {"players": [{"battle": [{"unit": {"slug": "s3"}}]}], "log": [{"card": "s9"}]}
+    >>> redact_action("charge-drive s3 4", view), redact_action("stealth-drive s9 2", view)
+    ('charge-drive s3 4', 'stealth-drive … 2')
+    """
+    try:
+        action = Action.parse(text)
+    except ActionParseError:
+        return text
+    if not any(isinstance(arg, str) for arg in action.args):
+        return text
+    shown = _visible_words({k: v for k, v in view.items() if k != "log"}, set())
+    words = [str(arg) if isinstance(arg, int) or arg in shown else "…" for arg in action.args]
+    return " ".join([action.verb, *words])
 
 
 def _candidates(explanation: Any) -> list[Json] | None:

@@ -1,20 +1,27 @@
-// Kōbō (攻防) browser UI: start screen, board, operation panel, chain log and lanes.
+// Kessen browser UI: start screen, the Kōbō (攻防) board, operation panel, chain log and lanes.
 //
 // The page talks to the server over one WebSocket per game and renders the view it receives.
 // It never decides what is legal: the buttons and the glowing board elements are exactly the
 // action texts of `view.pending.legal`, and clicking one sends that text back.
-// The match history and its replay viewer live in history.js and reuse this board renderer.
+// A view of another ruleset is drawn by that ruleset's module (twgp.js for TWGP トランプ版);
+// this file keeps the shared parts (connection, top bar tools, log, COM's reasons, settings).
+// The match history and its replay viewer live in history.js and reuse these board renderers.
 
 import {
   backToList, bindHistory, historyButton, leaveReplayToStart, onReplayKey,
   renderHistoryScreen, renderReplayOps, replayLangChanged, routeFromHash, setHash,
 } from './history.js';
+import * as TW from './twgp.js';
 
 /* ================================================================== i18n */
 
 const I18N = {
   ja: {
     tagline: '罠と戦術で応酬する二人用カードバトル。先に2勝した側がマッチの勝者です。',
+    game: 'ゲーム', game_kobo: '攻防 Kōbō', game_twgp: 'TWGP トランプ版',
+    game_kobo_desc: '罠と戦術のカードバトル（3本勝負）', game_twgp_desc: 'トランプ1組で遊ぶTWGPハーフ・バトル',
+    f_game: 'ゲーム', log_title_twgp: 'ログ', lane_highlight_twgp: '攻撃と応答ウィンドウの強調表示',
+    mode_hint_vs_twgp: 'あなたは下側を操作します。COMの手札・チャージ・裏向きのカードは見えません。',
     mode: '対戦モード', mode_vs_com: '対COM', mode_com_vs_com: 'COM同士',
     mode_hint_vs: 'あなたは下側を操作します。COMの手札と伏せ罠は見えません。',
     mode_hint_cc: '両者をCOMが操作し、マッチ終了まで観戦します（下側の視点）。',
@@ -130,6 +137,10 @@ const I18N = {
   },
   en: {
     tagline: 'A two-player card battle of traps and tactics. The first to win two games wins the match.',
+    game: 'Game', game_kobo: 'Kōbō (攻防)', game_twgp: 'TWGP playing-card edition',
+    game_kobo_desc: 'A card battle of traps and tactics (best of three)', game_twgp_desc: 'The TWGP half battle with one pack of playing cards',
+    f_game: 'Game', log_title_twgp: 'Log', lane_highlight_twgp: 'Highlight attacks and the response window',
+    mode_hint_vs_twgp: "You play the bottom seat. COM's hand, charge and face-down cards stay hidden.",
     mode: 'Mode', mode_vs_com: 'vs COM', mode_com_vs_com: 'COM vs COM',
     mode_hint_vs: "You play the bottom seat. COM's hands and face-down traps stay hidden.",
     mode_hint_cc: "COM plays both seats; watch the match to the end (bottom seat's view).",
@@ -277,7 +288,7 @@ const S = {
 };
 
 function loadSettings() {
-  const base = { lang: 'ja', motion: 'auto', lane: true, logOpen: true, histOpen: true, whyOpen: true, replaySpeed: 1 };
+  const base = { lang: 'ja', motion: 'auto', lane: true, logOpen: true, histOpen: true, whyOpen: true, replaySpeed: 1, game: 'kobo' };
   try {
     return { ...base, ...JSON.parse(localStorage.getItem(STORE_SETTINGS) || '{}') };
   } catch {
@@ -374,6 +385,28 @@ function isSpectator() {
   return !S.view || S.view.session.you == null;
 }
 
+/** The ruleset a view belongs to ("kobo" for views that do not say). */
+function rulesetOf(v) {
+  return (v && v.ruleset) || 'kobo';
+}
+
+/** True once the match (Kōbō) or the game (TWGP) of a view is over. */
+function isOver(v) {
+  if (!v) return true;
+  return v.match ? !!v.match.over : !!v.outcome;
+}
+
+/** The name of a prompt kind in the current language, for any ruleset. */
+function promptLabel(prompt, ruleset) {
+  if (ruleset === 'twgp') return TW.promptName(prompt);
+  return t(`pt_${prompt}`);
+}
+
+/** A short text for an action taken, for any ruleset. */
+function anyActionText(text, prompt, ruleset) {
+  return ruleset === 'twgp' ? TW.actionText(text) : actionText(text, prompt);
+}
+
 function seatName(seat) {
   if (seat == null || seat < 0) return '?';
   if (isSpectator()) return `P${seat + 1}`;
@@ -417,6 +450,17 @@ function applySettings() {
   $('#set-why').checked = !!S.settings.whyOpen;
   document.documentElement.lang = S.settings.lang;
   for (const c of $$('[data-lang]')) c.classList.toggle('on', c.dataset.lang === S.settings.lang);
+  applyRuleset();
+}
+
+/** Texts and layout of the game screen that depend on the ruleset on screen. */
+function applyRuleset() {
+  const twgp = rulesetOf(S.view) === 'twgp' && !$('#game').hidden;
+  document.body.classList.toggle('rs-twgp', twgp);
+  $('#brand-mark').textContent = twgp ? 'TWGP' : '攻防';
+  $('#log-title').textContent = twgp ? t('log_title_twgp') : t('log_title');
+  $('#lane-label').textContent = twgp ? t('lane_highlight_twgp') : t('lane_highlight');
+  document.title = twgp ? 'TWGP トランプ版 — Kessen' : '攻防 Kōbō — Kessen';
 }
 
 function applyStaticTexts() {
@@ -432,7 +476,9 @@ async function setLang(lang) {
   saveSettings();
   applySettings();
   applyStaticTexts();
-  await ensureCatalog(lang);
+  await Promise.all([ensureCatalog(lang), TW.ensureCatalog(lang).catch(() => null)]);
+  TW.reset();
+  applyRuleset();
   if (S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: 'lang', lang });
   renderStart();
   renderHistoryScreen();
@@ -577,6 +623,10 @@ function onState(view) {
 }
 
 function detectEnds(prev, view) {
+  if (rulesetOf(view) === 'twgp') {
+    TW.detectEnd(prev, view);
+    return;
+  }
   if (!view.history.live) return;
   const sameGame = prev && prev.session.id === view.session.id && prev.history.live;
   if (view.match.over) {
@@ -614,6 +664,7 @@ function leaveGame() {
   S.opsSig = '';
   S.logSig = '';
   S.prevKeys.clear();
+  TW.reset();
   saveGame(null);
   closeOverlay();
   showScreen('start');
@@ -622,11 +673,40 @@ function leaveGame() {
 
 /* ================================================================== start screen */
 
+/** The game chosen on the start screen (a ruleset the server offers). */
+function selectedGame() {
+  const checked = $('#start-form input[name=game]:checked');
+  const game = checked ? checked.value : 'kobo';
+  return S.meta && S.meta.rulesets[game] ? game : 'kobo';
+}
+
 function renderStart() {
   if (!S.meta) return;
   const form = $('#start-form');
   const mode = form.mode.value;
-  $('#mode-hint').textContent = mode === 'vs_com' ? t('mode_hint_vs') : t('mode_hint_cc');
+  const game = selectedGame();
+  const twgp = game === 'twgp';
+  for (const r of $$('#start-form input[name=game]')) r.closest('label').hidden = !S.meta.rulesets[r.value];
+  $('#kobo-options').hidden = twgp;
+  $('#twgp-options').hidden = !twgp;
+  $('#start-logo').textContent = twgp ? 'TWGP' : '攻防';
+  $('#start-logo-sub').textContent = twgp ? 'トランプ版' : 'Kōbō';
+  $('#start-tagline').textContent = twgp ? TW.tx('tagline') : t('tagline');
+  document.body.dataset.game = game;
+  if (mode === 'vs_com') $('#mode-hint').textContent = twgp ? t('mode_hint_vs_twgp') : t('mode_hint_vs');
+  else $('#mode-hint').textContent = t('mode_hint_cc');
+  const levels = (S.meta.rulesets[game] && S.meta.rulesets[game].com_levels) || ['heuristic'];
+  const comSel = $('#com-level');
+  const curCom = levels.includes(comSel.value) ? comSel.value : (levels.includes('heuristic') ? 'heuristic' : levels[levels.length - 1]);
+  put(comSel, ...levels.map((l) => h('option', { value: l, text: I18N.ja[`com_${l}`] ? t(`com_${l}`) : l })));
+  comSel.value = curCom;
+  const paceSel = $('#pace');
+  paceSel.options[0].textContent = `${t('pace_default')} (${S.meta.pace} s)`;
+  if (twgp) {
+    $('#deck-preview').hidden = true;
+    TW.renderStartOptions($('#twgp-options'), S.meta.rulesets.twgp.default_config || {});
+    return;
+  }
   $('#deck-label-0').textContent = mode === 'vs_com' ? t('deck_you') : t('deck_p1');
   $('#deck-label-1').textContent = mode === 'vs_com' ? t('deck_opp') : t('deck_p2');
   const decks = Object.values(cat().decks || {});
@@ -639,13 +719,6 @@ function renderStart() {
     const deck = cat().decks[sel.value];
     $(`#deck-style-${side}`).textContent = deck ? deck.style : '';
   }
-  const levels = (S.meta.rulesets.kobo && S.meta.rulesets.kobo.com_levels) || ['heuristic'];
-  const comSel = $('#com-level');
-  const curCom = comSel.value || (levels.includes('heuristic') ? 'heuristic' : levels[levels.length - 1]);
-  put(comSel, ...levels.map((l) => h('option', { value: l, text: I18N.ja[`com_${l}`] ? t(`com_${l}`) : l })));
-  comSel.value = curCom;
-  const paceSel = $('#pace');
-  paceSel.options[0].textContent = `${t('pace_default')} (${S.meta.pace} s)`;
   const preview = $('#deck-preview');
   if (!preview.hidden && preview.dataset.side) showDeckPreview(Number(preview.dataset.side), true);
 }
@@ -704,11 +777,10 @@ function showDeckPreview(side, keep) {
 async function startMatch(ev) {
   ev.preventDefault();
   const form = $('#start-form');
-  const cfg = {
-    mode: form.mode.value,
-    decks: [$('#deck-0').value, $('#deck-1').value],
-    com: $('#com-level').value,
-  };
+  const game = selectedGame();
+  const cfg = { ruleset: game, mode: form.mode.value, com: $('#com-level').value };
+  if (game === 'twgp') cfg.config = TW.startConfig($('#twgp-options'), S.meta.rulesets.twgp.default_config || {});
+  else cfg.decks = [$('#deck-0').value, $('#deck-1').value];
   const pace = $('#pace').value;
   if (pace !== '') cfg.pace = Number(pace);
   const seed = $('#seed').value.trim();
@@ -749,6 +821,7 @@ function beginGame(res, cfg) {
   S.logSig = '';
   S.whySig = '';
   S.prevKeys.clear();
+  TW.reset();
   S.dismissedMatch = null;
   S.game = { id: res.id, token: res.token, seat: res.seat, cfg, showAll: false };
   saveGame(S.game);
@@ -768,6 +841,7 @@ function resumeGame() {
   S.logSig = '';
   S.whySig = '';
   S.prevKeys.clear();
+  TW.reset();
   showScreen('game');
   renderConnecting();
   connect();
@@ -848,6 +922,17 @@ function render() {
   const v = S.view;
   if (!v || $('#game').hidden) return;
   const started = performance.now();
+  applyRuleset();
+  if (rulesetOf(v) === 'twgp') {
+    renderTools(v);
+    TW.render(v);
+    renderLog(v);
+    renderWhy(v);
+    if (S.replay) renderReplayOps();
+    renderInfo();
+    finishRender(v, started);
+    return;
+  }
   const bottom = me();
   const top = 1 - bottom;
   const keys = new Map();
@@ -866,6 +951,11 @@ function render() {
   markSelectable(v);
   applyHover();
   S.prevKeys = keys;
+  finishRender(v, started);
+}
+
+/** What every render ends with: the page's state for tests, and timings. */
+function finishRender(v, started) {
   document.body.dataset.promptId = v.pending ? String(v.pending.prompt_id) : 'none';
   document.body.dataset.myTurn = isMyPrompt(v) && online() ? '1' : '0';
   document.body.dataset.rendered = String(S.stateSeq || 0);
@@ -906,6 +996,12 @@ function renderTopbar(v) {
   parts.push(h('span', { class: 'ti-first muted', text: t('first', { who: seatName(v.first_player) }) }));
   if (v.session.mode === 'com_vs_com' || replay) parts.push(h('span', { class: 'ti-step muted', text: t('step', { step: v.history.step, steps: v.history.steps }) }));
   put($('#turninfo'), ...parts);
+  renderTools(v);
+}
+
+/** The history buttons of the top bar (undo, redo, live, show all), for any ruleset. */
+function renderTools(v) {
+  const replay = !!S.replay;
   for (const id of ['#btn-undo', '#btn-redo']) $(id).hidden = replay;
   $('#ops .panel-title').textContent = replay ? t('replay_title') : t('ops_title');
   if (replay) {
@@ -925,7 +1021,7 @@ function renderTopbar(v) {
   redo.title = hist.can_redo ? t('redo') : (v.session.mode === 'com_vs_com' ? t('redo_live') : t('redo_none'));
   $('#btn-live').hidden = v.session.mode !== 'com_vs_com' || hist.live;
   const sa = $('#btn-showall');
-  sa.hidden = !(v.session.mode === 'com_vs_com' || v.match.over);
+  sa.hidden = !(v.session.mode === 'com_vs_com' || isOver(v));
   sa.setAttribute('aria-pressed', v.session.show_all ? 'true' : 'false');
   sa.classList.toggle('on', !!v.session.show_all);
 }
@@ -1295,8 +1391,8 @@ function renderWhy(v) {
   const kids = [
     h('div', { class: `why-who ${w.seat === me() ? 'mine' : 'theirs'}`, text: `${seatName(w.seat)} · ${levelName(w.level, true)}`, title: levelName(w.level) }),
     h('div', { class: 'why-action', title: `${t('why_chose')}: ${w.action}` },
-      h('span', { class: 'muted', text: `${t(`pt_${w.prompt}`)} → ` }),
-      h('strong', { text: actionText(w.action, w.prompt) })),
+      h('span', { class: 'muted', text: `${promptLabel(w.prompt, rulesetOf(v))} → ` }),
+      h('strong', { text: anyActionText(w.action, w.prompt, rulesetOf(v)) })),
   ];
   const cands = w.candidates;
   if (cands && cands.length) {
@@ -1307,7 +1403,7 @@ function renderWhy(v) {
       class: `why-cand${c.action === w.action ? ' chosen' : ''}`,
       title: `${c.action} — ${t('why_visits')} ${c.visits ?? '–'} · ${t('why_value')} ${c.value ?? '–'}`,
     },
-    h('span', { class: 'why-label', text: actionText(c.action, w.prompt) }),
+    h('span', { class: 'why-label', text: anyActionText(c.action, w.prompt, rulesetOf(v)) }),
     h('span', { class: 'why-bars' },
       h('span', { class: 'bar visits' }, h('i', { style: `width:${pct((c.visits || 0) / most)}` })),
       h('span', { class: 'bar value' }, h('i', { style: `width:${pct(scale(c.value))}` }))),
@@ -1659,6 +1755,11 @@ function renderInfo() {
     put(body, h('p', { class: 'muted info-empty', text: t('info_empty') }));
     return;
   }
+  if (info.type === 'tw') {
+    if (rulesetOf(v) === 'twgp') put(body, ...TW.renderInfo(v, info));
+    else put(body, h('p', { class: 'muted info-empty', text: t('info_empty') }));
+    return;
+  }
   if (info.type === 'pile') {
     put(body, ...pileInfo(v, info));
     return;
@@ -1839,7 +1940,11 @@ function toast(title, message, kind = 'info') {
 function bindEvents() {
   $('#start-form').addEventListener('submit', startMatch);
   $('#start-form').addEventListener('change', (ev) => {
-    if (ev.target.name === 'mode' || ev.target.tagName === 'SELECT') renderStart();
+    if (ev.target.name === 'game') {
+      S.settings.game = ev.target.value;
+      saveSettings();
+    }
+    if (ev.target.name === 'mode' || ev.target.name === 'game' || ev.target.id.startsWith('deck-')) renderStart();
   });
   for (const b of $$('[data-show-deck]')) b.addEventListener('click', () => showDeckPreview(Number(b.dataset.showDeck)));
   for (const b of $$('[data-lang]')) b.addEventListener('click', () => setLang(b.dataset.lang));
@@ -1861,7 +1966,7 @@ function bindEvents() {
       leaveReplayToStart();
       return;
     }
-    const over = !S.view || S.view.match.over;
+    const over = isOver(S.view);
     if (over || b.classList.contains('armed')) {
       b.classList.remove('armed');
       b.textContent = t('new_match');
@@ -1909,6 +2014,8 @@ function bindEvents() {
     const infoEl = ev.target.closest('.infoable');
     if (infoEl && S.infoMap.has(infoEl)) showInfo(S.infoMap.get(infoEl));
     if (sel && $('#game').contains(sel)) choose(sel.dataset.act);
+    const place = ev.target.closest('#tw-board [data-ref]');
+    if (place && (place.classList.contains('tw-sel') || place.classList.contains('tw-focused'))) TW.onBoardClick(place);
   });
   $('#table').addEventListener('mouseover', (ev) => {
     const sel = ev.target.closest('.selectable[data-act]');
@@ -1927,6 +2034,7 @@ function bindEvents() {
       return;
     }
     if (ev.key === 'Escape') {
+      if (TW.clearFocus()) return;
       if (S.confirm) { S.confirm = null; S.opsSig = ''; scheduleRender(); }
       else if (S.overlay === 'game') closeOverlay();
       $('#settings-menu').hidden = true;
@@ -1947,6 +2055,9 @@ async function boot() {
   try {
     const [meta] = await Promise.all([fetchJson('/api/meta'), ensureCatalog('ja'), ensureCatalog(S.settings.lang)]);
     S.meta = meta;
+    if (meta.rulesets.twgp) await Promise.all([TW.ensureCatalog('ja'), TW.ensureCatalog(S.settings.lang)]).catch(() => null);
+    const remembered = $(`#start-form input[name=game][value="${S.settings.game}"]`);
+    if (remembered && meta.rulesets[S.settings.game]) remembered.checked = true;
   } catch (err) {
     showScreen('start');
     toast(t('err_network'), String(err.message || err), 'error');
@@ -1967,7 +2078,10 @@ async function boot() {
     showScreen('start');
   }
   // Other languages' catalogue in the background, for a quick switch.
-  for (const lang of Object.keys(I18N)) ensureCatalog(lang).catch(() => {});
+  for (const lang of Object.keys(I18N)) {
+    ensureCatalog(lang).catch(() => {});
+    if (S.meta.rulesets.twgp) TW.ensureCatalog(lang).catch(() => {});
+  }
 }
 
 // A read-only handle for tests and debugging: the last view and the connection status.
@@ -1992,6 +2106,8 @@ window.kobo = {
 export {
   S, I18N, h, put, t, $, $$, fetchJson, toast, showScreen, scheduleRender, cat, seatName, actionText,
   beginGame, leaveGame, resumeGame, disconnect, closeOverlay, saveSettings, levelName,
+  seatLabel, me, isSpectator, isMyPrompt, online, choose, infoable, openOverlay, playAgain,
+  rulesetOf, isOver, promptLabel, anyActionText,
 };
 
 boot();

@@ -1,14 +1,15 @@
-// Kōbō recorded matches (対戦記録): the list of recorded matches, the replay viewer, and
-// "continue from here" (a new game against COM from any step of a replay).
+// Recorded matches (対戦記録) of every ruleset: the list of recorded matches, the replay
+// viewer, and "continue from here" (a new game against COM from any step of a replay).
 //
 // The viewer asks the server for one step at a time (`/api/matches/{id}/step/{n}`), as one
 // seat saw it — or everything once the match is over — and draws it with the board renderer
-// of app.js, read-only. Logs only grow, so each request says which log the page already has
-// and the server sends only the new entries.
+// of its ruleset (app.js for Kōbō, twgp.js for TWGP), read-only. Logs only grow, so each
+// request says which log the page already has and the server sends only the new entries.
 
 import {
   S, I18N, h, put, t, $, $$, fetchJson, toast, showScreen, scheduleRender, cat, seatName,
-  actionText, beginGame, leaveGame, resumeGame, disconnect, closeOverlay, saveSettings, levelName,
+  beginGame, leaveGame, resumeGame, disconnect, closeOverlay, saveSettings, levelName,
+  promptLabel, anyActionText,
 } from './app.js';
 
 const PAGE = 20;
@@ -17,7 +18,7 @@ const STEP_MS = 1000; // one step per second at 1×
 const KEEP = 120; // step views kept in memory per replay
 
 const L = {
-  filters: { deck: '', result: '', source: '', since: '', until: '' },
+  filters: { game: '', deck: '', result: '', source: '', since: '', until: '' },
   offset: 0,
   page: null,
   error: null,
@@ -69,6 +70,7 @@ async function loadPage() {
   renderList();
   const f = L.filters;
   const q = new URLSearchParams({ offset: String(L.offset), limit: String(PAGE) });
+  if (f.game) q.set('ruleset', f.game);
   if (f.deck) q.set('deck', f.deck);
   if (f.result === 'open') q.set('finished', 'false');
   else if (f.result) q.set('result', f.result);
@@ -95,6 +97,9 @@ export function renderHistoryScreen() {
   $('#mh-back').textContent = S.game ? `← ${t('back_to_game')}` : `← ${t('back')}`;
   const f = L.filters;
   const option = (value, text) => h('option', { value, text });
+  const games = S.meta ? Object.keys(S.meta.rulesets) : ['kobo'];
+  put($('#f-game'), option('', t('f_all')), games.map((g) => option(g, I18N.ja[`game_${g}`] ? t(`game_${g}`) : g)));
+  $('#f-game').value = f.game;
   put($('#f-deck'), option('', t('f_all')), Object.values(cat().decks || {}).map((d) => option(d.slug, d.name)));
   put($('#f-result'), option('', t('f_all')), option('0', t('r_p1')), option('1', t('r_p2')),
     option('none', t('r_none')), option('open', t('r_open')));
@@ -115,6 +120,20 @@ function when(iso) {
 function deckName(slug) {
   const d = slug && cat().decks ? cat().decks[slug] : null;
   return d ? d.name : (slug || '?');
+}
+
+/** What the decks column says of a match: its two decks, or the game when it has none. */
+function decksOf(m) {
+  if (m.ruleset && m.ruleset !== 'kobo' && !(m.decks || []).some((d) => d)) {
+    return [h('span', { class: 'mh-game', text: I18N.ja[`game_${m.ruleset}`] ? t(`game_${m.ruleset}`) : m.ruleset })];
+  }
+  const decks = m.decks || [];
+  return [h('span', { class: 'd0', text: deckName(decks[0]) }), h('span', { class: 'vs muted', text: ' vs ' }),
+    h('span', { class: 'd1', text: deckName(decks[1]) })];
+}
+
+function decksText(m) {
+  return decksOf(m).map((e) => e.textContent).join('');
 }
 
 function playerName(p) {
@@ -161,9 +180,7 @@ function renderList() {
       },
       h('td', { class: 'mh-id muted', text: m.id }),
       h('td', { class: 'mh-when', text: when(m.created) }),
-      h('td', { class: 'mh-decks' },
-        h('span', { class: 'd0', text: deckName(m.decks[0]) }), h('span', { class: 'vs muted', text: ' vs ' }),
-        h('span', { class: 'd1', text: deckName(m.decks[1]) })),
+      h('td', { class: 'mh-decks' }, decksOf(m)),
       h('td', { class: 'mh-players', text: `${playerName(m.players['0'])} vs ${playerName(m.players['1'])}` }),
       h('td', { class: `mh-result ${r.cls}`, text: r.text }),
       h('td', { class: 'mh-steps', text: t('n_steps', { n: m.steps }) }),
@@ -184,7 +201,7 @@ function renderList() {
 export function bindHistory() {
   $('#mh-filters').addEventListener('change', (ev) => {
     const id = ev.target.id;
-    const key = { 'f-deck': 'deck', 'f-result': 'result', 'f-source': 'source', 'f-since': 'since', 'f-until': 'until' }[id];
+    const key = { 'f-game': 'game', 'f-deck': 'deck', 'f-result': 'result', 'f-source': 'source', 'f-since': 'since', 'f-until': 'until' }[id];
     if (!key) return;
     L.filters[key] = ev.target.value;
     L.offset = 0;
@@ -192,7 +209,7 @@ export function bindHistory() {
   });
   $('#mh-filters').addEventListener('submit', (ev) => ev.preventDefault());
   $('#f-clear').addEventListener('click', () => {
-    L.filters = { deck: '', result: '', source: '', since: '', until: '' };
+    L.filters = { game: '', deck: '', result: '', source: '', since: '', until: '' };
     L.offset = 0;
     renderHistoryScreen();
     loadPage();
@@ -429,8 +446,10 @@ async function continueHere() {
       body: JSON.stringify({ step: R.step, seat }),
     });
     const decks = R.info.match.decks || [];
+    const ruleset = R.info.match.ruleset || 'kobo';
     const known = decks.length === 2 && decks.every((d) => d && cat().decks && cat().decks[d]);
-    const cfg = known ? { mode: 'vs_com', decks: seat === 1 ? [decks[1], decks[0]] : decks, com: res.com } : null;
+    let cfg = known ? { mode: 'vs_com', decks: seat === 1 ? [decks[1], decks[0]] : decks, com: res.com } : null;
+    if (ruleset !== 'kobo') cfg = { ruleset, mode: 'vs_com', com: res.com };
     stopReplay();
     setHash('');
     beginGame({ id: res.id, token: res.token, seat: res.seat }, cfg);
@@ -467,7 +486,7 @@ function buildPanel(R) {
       h('span', { class: 'rp-id', text: `#${m.id}` }),
       h('span', { class: 'rp-date muted', text: when(m.created) }),
       h('span', { class: `rp-state ${resultOf(m).cls}`, text: resultOf(m).text })),
-    h('div', { class: 'rp-decks muted', text: `${deckName(m.decks[0])} vs ${deckName(m.decks[1])}` }),
+    h('div', { class: 'rp-decks muted', text: decksText(m) }),
     h('div', { class: 'rp-pos' }, h('strong', { id: 'rp-step' }), h('span', { id: 'rp-where', class: 'muted' })),
     h('div', { class: 'rp-move', id: 'rp-move' }),
     h('div', { class: 'rp-seek' }, seek, ticks),
@@ -500,8 +519,9 @@ export function updatePanel() {
   const data = R.current && R.current.step === R.step ? R.current : null;
   let move = t('rp_start');
   if (data && data.action) {
-    const prompt = data.prompt ? `${t(`pt_${data.prompt}`)} · ` : '';
-    move = t('rp_move', { who: seatName(data.actor), action: `${prompt}${actionText(data.action, data.prompt)}` });
+    const ruleset = R.info.match.ruleset || 'kobo';
+    const prompt = data.prompt ? `${promptLabel(data.prompt, ruleset)} · ` : '';
+    move = t('rp_move', { who: seatName(data.actor), action: `${prompt}${anyActionText(data.action, data.prompt, ruleset)}` });
   }
   const moveEl = $('#rp-move');
   moveEl.textContent = move;
