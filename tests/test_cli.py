@@ -192,3 +192,67 @@ def test_tournament_command_is_mounted() -> None:
     result = CliRunner().invoke(app, ["tournament", "--help"])
     assert result.exit_code == 0
     assert "Wilson" in result.output and "--suite" in result.output
+
+
+# --- TWGP records ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def twgp_export(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Replay]:
+    """One recorded TWGP heuristic game, exported with ``kessen store export``."""
+    from kessen.store import MatchStore
+    from tests.store.helpers import play_twgp_recorded
+
+    folder = tmp_path_factory.mktemp("twgp")
+    db = str(folder / "t.sqlite3")
+    with MatchStore(db) as store:
+        match_id = play_twgp_recorded(store, 5)
+        replay = store.load_replay(match_id)
+    path = folder / "match.json"
+    _ok("store", "export", str(match_id), "--db", db, "-o", str(path))
+    return path, replay
+
+
+def _never_seen_by(replay: Replay, viewer: int) -> set[str]:
+    """The other seat's cards that ``viewer`` sees at no step of the game."""
+    seen: set[str] = set()
+    for state in replay.states():
+        seen.update(json.dumps(state.view(viewer), ensure_ascii=False).split('"'))
+    cards = registry.get("twgp").catalog("en")["cards"]
+    return {slug for slug, c in cards.items() if c["seat"] == 1 - viewer and slug not in seen}
+
+
+def test_replay_of_a_twgp_export_from_seat_0_hides_seat_1s_cards(
+    twgp_export: tuple[Path, Replay],
+) -> None:
+    import re
+
+    path, replay = twgp_export
+    out = _ok("replay", str(path), "--seat", "0", "--lang", "en")
+    assert "hashes verified" in out and "result: P" in out
+    assert "opponent: vital …" in out and "opponent: hand …" in out
+    assert "You will play first." in out or "The opponent will play first." in out
+    assert "│ Turn 1 · P" in out and "battle  1:" in out and "P1 (you)" in out
+    hidden = _never_seen_by(replay, 0)
+    assert hidden  # cards set aside, vitals never lost, pile cards never drawn
+    labels = registry.get("twgp").catalog("en")["cards"]
+    for slug in hidden:
+        assert not re.search(rf"\b{slug}\b", out), slug
+        assert labels[slug]["label"] not in out, slug
+    everything = _ok("replay", str(path), "--lang", "en")
+    assert re.search(r"P2: vital [hd]", everything) and re.search(r"P2: hand [hd]", everything)
+
+
+def test_replay_of_a_twgp_record_in_japanese_and_from_seat_1(
+    twgp_export: tuple[Path, Replay], tmp_path: Path
+) -> None:
+    _, replay = twgp_export
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(replay.to_json()), encoding="utf-8")
+    out = _ok("replay", str(path), "--seat", "1")
+    assert "hashes verified" in out and "ターン1" in out and "あなた" in out
+    assert "スイッチ: すべて既定" in out and "相手: vital …" in out
+    record = replay.to_json()
+    record["hashes"]["30"] = "0" * 24
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert "diverged at step 30" in _fails(1, "replay", str(path))

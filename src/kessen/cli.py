@@ -1,6 +1,8 @@
-"""The ``kessen`` command line: watch and simulate Kōbō matches, browse cards and decks, replays.
+"""The ``kessen`` command line: watch and simulate matches, browse cards and decks, replays.
 
-Every command works from the engine contract only (``new_game``, ``legal_actions``, ``apply``,
+``watch``, ``cards`` and ``decks`` are Kōbō's; ``replay``, ``sim`` and ``store`` take records of
+any registered ruleset (Kōbō and TWGP トランプ版), each described with its own log texts. Every
+command works from the engine contract only (``new_game``, ``legal_actions``, ``apply``,
 ``view``); a match shown on the terminal is always a seat's view, never the true state. User
 errors (an unknown deck, a malformed file) end with a one-line message and a non-zero exit code.
 """
@@ -20,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kessen.engine import registry
-from kessen.engine.action import Action, ActionParseError
+from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json, RulesError
 from kessen.engine.players import Player, play_out
 from kessen.engine.registry import PlayerFactory
@@ -33,22 +35,23 @@ from kessen.games.kobo.decks import (
     starter_decks,
     validate_deck,
 )
-from kessen.games.kobo.logtext import describe
 from kessen.games.kobo.schema import CardDataError, load_pool
 from kessen.games.kobo.text import card_text, kind_label
 from kessen.games.twgp.commands import twgp_app
 from kessen.server.app import DEFAULT_PACE
 from kessen.server.run import DEFAULT_PORT, serve
 from kessen.sim.commands import mount as mount_sim_and_store
+from kessen.store.html_replay import shown_action
 from kessen.store.records import MatchStore
 
 RULESET = "kobo"
+"""The ruleset of ``watch``, ``cards`` and ``decks`` (``replay`` reads a record's own)."""
 EXIT_INVALID = 1
 EXIT_USAGE = 2
 
 app = typer.Typer(
     name="kessen",
-    help="Kessen (決戦): play, simulate and inspect Kōbō (攻防) card battles.",
+    help="Kessen (決戦): play, simulate and inspect Kōbō (攻防) and TWGP card battles.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -162,6 +165,11 @@ def _new_game(config: Json, seed: int) -> GameState:
 def _make_players(names: Sequence[str], seed: int) -> dict[int, Player]:
     known = _known_players()
     return {seat: known[name](seed * 2 + seat) for seat, name in enumerate(names)}
+
+
+def _describe(entry: Json, lang: str, viewer: int | None) -> str:
+    """A Kōbō log entry as text (``watch``)."""
+    return registry.get(RULESET).describe(entry, lang, viewer)
 
 
 # --------------------------------------------------------------------------------------------
@@ -366,7 +374,7 @@ def watch(
             if entry.get("kind") == "turn":
                 out.print(render_board(view, code, names))
             style = "bold" if entry.get("kind") in ("game_end", "match_end", "turn") else ""
-            out.print(Text(describe(entry, code), style=style))
+            out.print(Text(_describe(entry, code, None), style=style))
         seen = len(log)
 
     def step(_state: GameState, _seat: int, _action: Action) -> None:
@@ -542,21 +550,165 @@ def _load_replays(path: Path) -> list[Replay]:
     return out
 
 
-_HIDDEN_VERBS = {"take", "name"}
+def _shown_action(action_text: str, actor: int, viewer: int | None, ruleset: str = RULESET) -> str:
+    """The action as ``viewer`` may see it: another seat's secret choices are hidden (the
+    ruleset's secret verbs: :data:`kessen.store.html_replay.SECRET_VERBS`)."""
+    return shown_action(action_text, actor, viewer, ruleset)
 
 
-def _shown_action(action_text: str, actor: int, viewer: int | None) -> str:
-    """The action as ``viewer`` may see it: another seat's secret choices are hidden."""
-    if viewer is None or actor == viewer:
-        return action_text
-    try:
-        action = Action.parse(action_text)
-    except ActionParseError:
-        return action_text
-    secret = action.verb in _HIDDEN_VERBS or (
-        action.verb == "pick" and bool(action.args) and isinstance(action.args[0], str)
+_TWGP_WORDS: dict[str, dict[str, str]] = {
+    "ja": {
+        "turn": "ターン",
+        "of": "のターン",
+        "setup": "構築",
+        "build": "ビルド・フェイズ",
+        "battle": "バトル・フェイズ",
+        "over": "終了",
+        "quiet": "動きのないターン",
+        "pile": "山札",
+        "hand": "手札",
+        "surge": "サージ",
+        "storage": "ストレージ",
+        "vitals": "ヴァイタル",
+        "row_battle": "バトル",
+        "row_charge": "チャージ",
+        "pow": "パワー",
+        "frames": "フレーム",
+        "weapons": "ウェポン",
+        "lost": "失効",
+        "effect": "効果",
+        "you": "あなた",
+        "switches": "スイッチ",
+        "defaults": "すべて既定",
+        "active": "表タテ",
+        "save": "表ヨコ",
+        "stealth": "潜伏",
+        "gb": "Gブラスト宣言",
+    },
+    "en": {
+        "turn": "Turn",
+        "of": "'s turn",
+        "setup": "building",
+        "build": "build phase",
+        "battle": "battle phase",
+        "over": "over",
+        "quiet": "quiet turns",
+        "pile": "pile",
+        "hand": "hand",
+        "surge": "surge",
+        "storage": "storage",
+        "vitals": "vitals",
+        "row_battle": "battle",
+        "row_charge": "charge",
+        "pow": "pow",
+        "frames": "frames",
+        "weapons": "weapons",
+        "lost": "lost",
+        "effect": "effect",
+        "you": "you",
+        "switches": "switches",
+        "defaults": "all defaults",
+        "active": "active",
+        "save": "save",
+        "stealth": "stealth",
+        "gb": "G-blast declared",
+    },
+}
+_HIDDEN_CARD = "▮"
+_EMPTY_SQUARE = "·"
+
+
+def _label(card: Json | None) -> str:
+    return str(card.get("label") or card.get("slug") or "?") if card else "?"
+
+
+def _twgp_stack(stack: Json | None, words: dict[str, str]) -> str:
+    if stack is None:
+        return _EMPTY_SQUARE
+    pose = words.get(str(stack.get("pose")), str(stack.get("pose")))
+    if stack.get("unit") is None:
+        return f"{_HIDDEN_CARD} ({pose})"
+    text = f"{_label(stack['unit'])} {words['pow']} {stack.get('pow')} ({pose}"
+    if stack.get("frames"):
+        text += f", {words['frames']} {len(stack['frames'])}"
+    if stack.get("weapons"):
+        text += f", {words['weapons']} " + "".join(_label(w) for w in stack["weapons"])
+    return text + ")"
+
+
+def _twgp_vital(vital: Json) -> str:
+    face = vital.get("face")
+    if face == "empty":
+        return _EMPTY_SQUARE
+    if face == "down":
+        return f"{_label(vital)}?" if "label" in vital else _HIDDEN_CARD
+    return f"{_label(vital)}" + ("!" if vital.get("status") == "effect" else "×")
+
+
+def _twgp_side(side: Json, viewer: int | None, words: dict[str, str]) -> list[str]:
+    seat = int(side["seat"])
+    name = f"P{seat + 1}" + (f" ({words['you']})" if viewer == seat else "")
+    hand = side["hand"]
+    shown_hand = " ".join(_label(c) for c in hand["cards"]) if hand.get("cards") is not None else ""
+    counts = [
+        f"{words['pile']} {side['pile']}",
+        f"{words['hand']} {hand['count']}" + (f" [{shown_hand}]" if shown_hand else ""),
+        f"{words['surge']} {len(side['surge'])}",
+        f"{words['storage']} {len(side['storage'])}",
+        f"{words['vitals']} " + " ".join(_twgp_vital(v) for v in side["vitals"]),
+    ]
+    battle = "  ".join(
+        f"{i}:{_twgp_stack(stack, words)}" for i, stack in enumerate(side["battle"], start=1)
     )
-    return f"{action.verb} …" if secret else action_text
+    charge = "  ".join(
+        f"{i}:" + (_EMPTY_SQUARE if c is None else (_label(c) if "label" in c else _HIDDEN_CARD))
+        for i, c in enumerate(side["charge"], start=1)
+    )
+    return [
+        f"{name}: " + " · ".join(counts),
+        f"    {words['row_battle']}  {battle}",
+        f"    {words['row_charge']}  {charge}",
+    ]
+
+
+def twgp_board(view: Json, lang: str = "ja") -> list[str]:
+    """A plain-text summary of a TWGP view: the turn, then each side (the viewer's last) with
+    its counts, vitals, battle squares and charge squares, as the viewer may see them.
+
+    Hidden cards are ``▮``; a face-down vital the viewer knows is ``♠10?``, a lost vital
+    ``♠10×`` and the vital effect ``♠10!``; empty squares ``·``.
+    """
+    words = _TWGP_WORDS["ja" if lang == "ja" else "en"]
+    viewer = view.get("viewer") if isinstance(view.get("viewer"), int) else None
+    bottom = viewer if viewer is not None else 0
+    phase = words.get(str(view.get("phase")), str(view.get("phase")))
+    head = f"{words['turn']} {view.get('turn')}"
+    turn_player = view.get("turn_player")
+    if isinstance(turn_player, int) and view.get("phase") != "setup":
+        head += f" · P{turn_player + 1}{words['of']}"
+    head += f" · {phase} · {words['quiet']} {view.get('quiet', 0)}"
+    lines = [head]
+    for seat in (1 - bottom, bottom):
+        lines.extend(_twgp_side(view["players"][seat], viewer, words))
+    return lines
+
+
+def _twgp_switches(view: Json, lang: str) -> str:
+    """The switches of a TWGP view that differ from their defaults."""
+    words = _TWGP_WORDS["ja" if lang == "ja" else "en"]
+    switches = registry.get("twgp").catalog(lang).get("switches", {})
+    config = view.get("config", {})
+    changed = [
+        f"{key}={json.dumps(config[key])}"
+        for key, switch in switches.items()
+        if key in config and config[key] != switch.get("default")
+    ]
+    return f"{words['switches']}: " + (", ".join(changed) if changed else words["defaults"])
+
+
+_BOARDS = {"twgp": twgp_board}
+"""Per ruleset, the plain-text board ``kessen replay`` prints at each turn start and at the
+end (Kōbō's replay prints the log only; its board is ``watch``'s)."""
 
 
 def _actor_label(actor: int, viewer: int | None, lang: str) -> str:
@@ -570,33 +722,48 @@ def _actor_label(actor: int, viewer: int | None, lang: str) -> str:
 
 def _show_replay(replay: Replay, seat: Seat, lang: str, out: Console) -> None:
     viewer = None if seat is Seat.all else int(seat.value)
+    rules = registry.get(replay.ruleset)
+    board = _BOARDS.get(replay.ruleset)
     seen = 0
+    last_view: Json = {}
 
-    def lines(state: GameState) -> list[str]:
-        nonlocal seen
+    def lines(state: GameState) -> tuple[list[str], bool]:
+        """The new log lines of ``state`` and whether a turn started among them."""
+        nonlocal seen, last_view
         view = state.view_all(lang) if viewer is None else state.view(viewer, lang)
+        last_view = view
         log = view["log"]
         if len(log) < seen:
             seen = 0
-        new = [describe(e, lang, viewer) for e in log[seen:]]
+        entries = log[seen:]
         seen = len(log)
-        return new
+        turn = any(e.get("kind") == "turn" for e in entries)
+        return [rules.describe(e, lang, viewer) for e in entries], turn
+
+    def show_board() -> None:
+        if board is not None:
+            for line in board(last_view, lang):
+                out.print(Text(f"      │ {line}", style="cyan"))
 
     previous: GameState | None = None
     step = 0
     try:
         for state in replay.states(verify=True):
             if previous is None:
-                for line in lines(state):
-                    out.print(Text(f"      {line}"))
+                new, turn = lines(state)
+                if replay.ruleset == "twgp":
+                    out.print(Text(f"      {_twgp_switches(last_view, lang)}", style="dim"))
             else:
                 pending = previous.pending
                 actor = pending.seat if pending is not None else -1
-                shown = _shown_action(replay.actions[step - 1], actor, viewer)
+                shown = _shown_action(replay.actions[step - 1], actor, viewer, replay.ruleset)
                 name = _actor_label(actor, viewer, lang)
                 out.print(Text(f"{step:>4}  {name}: {shown}", style="bold"))
-                for line in lines(state):
-                    out.print(Text(f"      {line}"))
+                new, turn = lines(state)
+            for line in new:
+                out.print(Text(f"      {line}"))
+            if turn:
+                show_board()
             previous = state
             step += 1
     except ReplayDivergence as err:
@@ -608,16 +775,26 @@ def _show_replay(replay: Replay, seat: Seat, lang: str, out: Console) -> None:
     except RulesError as err:
         raise UserError(f"the replay cannot start: {err}") from None
     outcome = previous.outcome if previous is not None else None
+    if board is not None and previous is not None:
+        show_board()
     if outcome is not None:
         winner = "no winner" if outcome.winner is None else f"P{outcome.winner + 1}"
-        out.print(Text(f"result: {winner} ({outcome.reason}); hashes verified", style="green"))
+        why = outcome.reason
+        if board is not None and last_view.get("turn") is not None:
+            why += f", turn {last_view['turn']}"
+        out.print(Text(f"result: {winner} ({why}); hashes verified", style="green"))
     else:
         out.print(Text("the record ends before the match does; hashes verified", style="yellow"))
 
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="A replay JSON (or `sim --replays` output).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A replay JSON, a `kessen store export` file, or a list of replay records."
+        ),
+    ],
     seat: Annotated[
         Seat, typer.Option(help="Show the match as seat 0 or 1 sees it, or all of it.")
     ] = Seat.all,
@@ -626,7 +803,9 @@ def replay(
         int | None, typer.Option(help="Only this match of a results file (0-based).")
     ] = None,
 ) -> None:
-    """Print a recorded match step by step, verifying its state hashes as it goes."""
+    """Print a recorded match (Kōbō or TWGP) step by step, verifying its state hashes as it
+    goes; with --seat, as that seat saw it (the other seat's hidden cards and secret choices
+    stay hidden). A TWGP replay also prints a text board at each turn start and at the end."""
     out = _out()
     try:
         records = _load_replays(file)
@@ -637,8 +816,7 @@ def replay(
         for index, record in enumerate(records):
             if len(records) > 1:
                 out.rule(f"match {index} — seed {record.seed}")
-            if record.ruleset != RULESET:
-                registry.get(record.ruleset)  # an unknown ruleset raises KeyError
+            registry.get(record.ruleset)  # an unknown ruleset raises KeyError
             _show_replay(record, seat, lang.value, out)
     except UserError as err:
         _fail(str(err), err.code)

@@ -55,3 +55,19 @@ def play_plain(seed: int, best_of: int = 1) -> tuple[list[str], GameState]:
         state.apply(action)
         actions.append(str(action))
     return actions, state
+
+
+def play_twgp_recorded(store: MatchStore, seed: int, config: Json | None = None) -> int:
+    """Play and record one TWGP heuristic-vs-heuristic game; returns its match id."""
+    rules = registry.get("twgp")
+    cfg = dict(config or {})
+    state = rules.new_game(cfg, seed)
+    recorder = Recorder.start(
+        store, state, cfg, seed, players={0: "heuristic", 1: "heuristic"}, source="sim"
+    )
+    players = {s: rules.players["heuristic"](seed * 2 + s) for s in (0, 1)}
+    while (pending := state.pending) is not None:
+        action = players[pending.seat].choose(state.view(pending.seat), state.legal_actions())
+        state.apply(action)
+        recorder.record(action, state)
+    return recorder.match_id

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -146,7 +147,7 @@ def store_list(
             str(row.id),
             info["created"],
             row.source,
-            " vs ".join(str(d) for d in row.decks),
+            _deck_cell(row.decks, row.ruleset),
             ", ".join(f"{k}:{v}" for k, v in row.players.items()),
             str(row.steps),
             outcome,
@@ -238,7 +239,7 @@ def store_html(
             replay = store.load_replay(match_id)
         except StoreError as err:
             _fail(str(err))
-    title = f"#{match_id} " + " vs ".join(str(d) for d in info.decks)
+    title = f"#{match_id} " + _deck_cell(info.decks, info.ruleset)
     try:
         page = html_replay.render(replay, lang, title=title)
     except ReplayDivergence as err:
@@ -354,8 +355,12 @@ def _default_decks() -> str:
 
 def sim_command(
     decks: Annotated[
-        str, typer.Option(help="Decks, comma-separated: starter names or .toml files.")
-    ] = _default_decks(),
+        str | None,
+        typer.Option(
+            help="Decks, comma-separated: starter names or .toml files (default: every starter "
+            "deck; none for a ruleset without decks, e.g. twgp)."
+        ),
+    ] = None,
     players: Annotated[
         str, typer.Option(help="COM levels (registry player names), comma-separated.")
     ] = "random,heuristic",
@@ -364,7 +369,15 @@ def sim_command(
     best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 1,
     mirror: Annotated[bool, typer.Option(help="Also play each entrant against itself.")] = False,
     turn_limit: Annotated[int | None, typer.Option(help="Turn limit of a game.")] = None,
-    ruleset: Annotated[str, typer.Option(help="Ruleset.")] = "kobo",
+    ruleset: Annotated[str, typer.Option(help="Ruleset: kobo or twgp.")] = "kobo",
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            help="A config key of every game, KEY=VALUE (repeatable; VALUE read as JSON), e.g. "
+            "the TWGP switches: --option strictMatrix05=true --option gridWidth=3.",
+        ),
+    ] = None,
     workers: Annotated[
         int | None, typer.Option(help="Worker processes (default: all cores; 1: this process).")
     ] = None,
@@ -398,10 +411,13 @@ def sim_command(
 ) -> None:
     """Round-robin tournament of COM players over decks × levels, on all cores or on Ray.
 
-    Every game is kept in the match store (replayable) and journaled, so an interrupted run
-    resumes where it stopped with the same --run name; a report (HTML with plots, and JSON)
-    gives win rates with Wilson 95% intervals, the first player's edge, game lengths and
-    per-card statistics.
+    A ruleset without decks (twgp) plays its COM levels against each other (--mirror: also
+    each against itself), with --option for its switches. Every game is kept in the match
+    store (replayable) and journaled, so an interrupted run resumes where it stopped with the
+    same --run name; a report (HTML with plots, and JSON) gives win rates with Wilson 95%
+    intervals, first- and second-player wins and draws, game lengths in turns (median, p90),
+    per-card statistics where the ruleset's cards warrant them and the ruleset's own per-game
+    facts.
     """
     from kessen.sim import report as report_module
     from kessen.sim.backends import BackendError, make_backend
@@ -412,13 +428,23 @@ def sim_command(
         SimError,
         StoreJournal,
         TournamentSpec,
+        parse_option,
         run,
+        uses_decks,
     )
 
     err_console = Console(stderr=True)
     try:
+        with_decks = uses_decks(ruleset)
+        if with_decks:
+            chosen_decks = _decks(decks if decks is not None else _default_decks(), ruleset)
+        elif decks is not None:
+            raise SimError(f"ruleset {ruleset} has no decks: leave out --decks")
+        else:
+            chosen_decks = []
+        options = dict(parse_option(o) for o in option or ())
         spec = TournamentSpec(
-            decks=tuple(_decks(decks, ruleset)),
+            decks=tuple(chosen_decks),
             players=tuple(p.strip() for p in players.split(",") if p.strip()),
             games=games,
             seed=seed,
@@ -426,6 +452,7 @@ def sim_command(
             ruleset=ruleset,
             mirror=mirror,
             turn_limit=turn_limit,
+            options=options,
         )
         spec.validate()
     except (SimError, KeyError) as err:
@@ -500,6 +527,7 @@ def sim_command(
             f"{m['turns'].get('median', '—')}",
         )
     out.print(table)
+    out.print(sides_line(result.stats["sides"]))
     replays: dict[int, str] = {}
     if report is not None:
         if store is not None and html_replays:
@@ -509,6 +537,35 @@ def sim_command(
     if store is not None:
         out.print(f"run {chosen.name}: {total} games in {store.path}")
         store.close()
+
+
+def sides_line(sides: Json) -> str:
+    """One line: first- and second-player wins, draws, and the median / p90 length in turns.
+
+    >>> sides_line({"n": 0, "turns": {"n": 0}})
+    'no finished game with a known first player'
+    """
+    if not sides.get("n"):
+        return "no finished game with a known first player"
+    turns = sides["turns"]
+    length = f"median {turns['median']:g}, p90 {turns['p90']:g}" if turns.get("n") else "—"
+    parts = [
+        f"{label} {100 * sides[key]['rate']:.1f}% [{100 * sides[key]['ci95'][0]:.1f}, "
+        f"{100 * sides[key]['ci95'][1]:.1f}]"
+        for key, label in (("first", "first player wins"), ("second", "second player wins"))
+    ]
+    draws = sides["draws"]
+    return (
+        f"{sides['n']} games: {', '.join(parts)}, draws {100 * draws['rate']:.2f}% "
+        f"({draws['count']}); turns {length}"
+    )
+
+
+def _deck_cell(decks: Sequence[str | None], ruleset: str) -> str:
+    """The decks of a listed match, or its ruleset when it has none (TWGP)."""
+    if not any(d is not None for d in decks):
+        return f"({ruleset})"
+    return " vs ".join(str(d) for d in decks)
 
 
 def _write_replays(

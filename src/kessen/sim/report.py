@@ -1,8 +1,11 @@
 """The tournament report: one HTML page with matplotlib plots (inline PNG) and a JSON file.
 
-The HTML shows the matchups (win rates with Wilson 95% intervals, first-player edge, game
-lengths), each entrant's overall score, per-card statistics (games in which a card was drawn,
-set, activated, placed or deployed, and the win rate then) and every game, linked to its
+The HTML shows how games ended by side (the first player's wins, the second player's, draws,
+with Wilson 95% intervals, and the median / p90 length in turns), the matchups (win rates with
+Wilson 95% intervals, first-player edge, game lengths), each entrant's overall score, the
+ruleset's own per-game facts (:mod:`kessen.sim.facts`; TWGP: attacks, vitals lost, the first
+turn...), per-card statistics where the ruleset has them (Kōbō: games in which a card was
+drawn, set, activated, placed or deployed, and the win rate then) and every game, linked to its
 replay: to an HTML replay file when one was written next to the report, else named by its id
 in the match store (``kessen store html ID``).
 """
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from kessen.engine.contract import Json
+from kessen.sim.facts import profile
 from kessen.sim.stats import CARD_EVENTS
 from kessen.sim.tournament import TournamentResult
 
@@ -137,6 +141,47 @@ def plot_cards(cards: Mapping[str, Json], kind: str) -> str | None:
     return _figure_png(fig)
 
 
+def _share_cell(share: Mapping[str, Any]) -> str:
+    if not share.get("n"):
+        return "—"
+    lo, hi = share["ci95"]
+    return f"{_pct(share['rate'])} <small>[{_pct(lo)}, {_pct(hi)}] {share['count']}</small>"
+
+
+def sides_table(sides: Mapping[str, Any]) -> str:
+    """The first player's wins, the second player's, draws and the length in turns (HTML)."""
+    turns = sides.get("turns") or {}
+    length = (
+        f"{turns['median']:g} / {turns['p90']:g} <small>(mean {turns['mean']:g}, "
+        f"{turns['min']:g}–{turns['max']:g})</small>"
+        if turns.get("n")
+        else "—"
+    )
+    return (
+        "<table><tr><th>games</th><th>first player wins</th><th>second player wins</th>"
+        "<th>draws</th><th>turns: median / p90</th></tr>"
+        f"<tr><td>{sides.get('n', 0)}</td><td>{_share_cell(sides.get('first', {}))}</td>"
+        f"<td>{_share_cell(sides.get('second', {}))}</td>"
+        f"<td>{_share_cell(sides.get('draws', {}))}</td><td>{length}</td></tr></table>"
+    )
+
+
+def facts_table(facts: Mapping[str, Any], help_texts: Mapping[str, str]) -> str:
+    """The ruleset's per-game facts: mean per game, share of games, maximum (HTML)."""
+    rows = [
+        "<table><tr><th>fact</th><th>what it counts</th><th>per game (mean)</th>"
+        "<th>games with any</th><th>max</th></tr>"
+    ]
+    for name, row in facts.items():
+        rows.append(
+            f"<tr><td><code>{html.escape(name)}</code></td>"
+            f"<td>{html.escape(help_texts.get(name, ''))}</td><td>{row['mean']:.3f}</td>"
+            f"<td>{_pct(row['games'])}</td><td>{row['max']:g}</td></tr>"
+        )
+    rows.append("</table>")
+    return "".join(rows)
+
+
 def _img(data: str | None, alt: str) -> str:
     if data is None:
         return f"<p><i>{html.escape(alt)}: not enough games</i></p>"
@@ -169,7 +214,12 @@ def render_html(result: TournamentResult, replays: Mapping[int, str] | None = No
     stats = data["stats"]
     labels: list[str] = data["entrants"]
     spec = data["spec"]
+    sim_profile = profile(str(spec["ruleset"]))
     esc = html.escape
+    options = spec.get("options") or {}
+    setup = f"best of {spec['best_of']}" if spec.get("decks") else "single games"
+    if options:
+        setup += " · options " + ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
     parts: list[str] = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'>",
         f"<title>Kessen tournament {esc(result.name)}</title><style>{_CSS}</style></head><body>",
@@ -177,7 +227,7 @@ def render_html(result: TournamentResult, replays: Mapping[int, str] | None = No
         "<p>"
         + esc(
             f"{spec['ruleset']} · entrants {', '.join(str(d) for d in labels)} · "
-            f"{spec['games']} matches per matchup · best of {spec['best_of']} · seed "
+            f"{spec['games']} matches per matchup · {setup} · seed "
             f"{spec['seed']} · {stats['games']} matches · backend {data['backend']} · "
             f"{data['seconds']} s"
             + ("" if data["complete"] else " · INCOMPLETE (resume to finish)")
@@ -187,6 +237,11 @@ def render_html(result: TournamentResult, replays: Mapping[int, str] | None = No
         "Wilson 95% interval and n the number of games.</p>",
         f"<p>First player's game score over the whole tournament: "
         f"{_rate_cell(stats['first_player'])}</p>",
+        "<h2>Sides and draws</h2><p>Every game by who won it: the first player, the second "
+        "player, or nobody (a draw); each share with its Wilson 95% interval and count. Game "
+        "length in turns as the ruleset counts them (TWGP: the turn number at the end, both "
+        "players' turns counted; p90 interpolated).</p>",
+        sides_table(stats.get("sides") or {}),
         "<h2>Matchups</h2><table><tr><th>A</th><th>B</th><th>A's game win rate</th>"
         "<th>A's match win rate</th><th>first player's rate</th><th>turns (median, p10–p90)"
         "</th><th>endings</th></tr>",
@@ -224,18 +279,28 @@ def render_html(result: TournamentResult, replays: Mapping[int, str] | None = No
         parts.append(f"<tr><td>{esc(label)}</td><td>{_rate_cell(rate)}</td></tr>")
     parts.append("</table><h2>Game lengths</h2>")
     parts.append(_img(plot_lengths(labels, data["games"]), "lengths"))
-    parts.append("<h2>Cards</h2>")
-    for kind in ("activate", "place", "draw"):
-        parts.append(_img(plot_cards(stats["cards"], kind), f"cards {kind}"))
-    parts.append(
-        "<table><tr><th>card</th>"
-        + "".join(f"<th>{_DONE.get(k, k)}</th>" for k in CARD_EVENTS)
-        + "</tr>"
-    )
-    for slug, row in stats["cards"].items():
-        cells = "".join(f"<td>{_rate_cell(row[k])}</td>" for k in CARD_EVENTS)
-        parts.append(f"<tr><td>{esc(slug)}</td>{cells}</tr>")
-    parts.append("</table>")
+    facts = stats.get("facts") or {}
+    if facts:
+        parts.append(f"<h2>Per-game facts ({esc(str(spec['ruleset']))})</h2>")
+        parts.append(facts_table(facts, sim_profile.facts_help))
+    if sim_profile.cards:
+        parts.append("<h2>Cards</h2>")
+        for kind in ("activate", "place", "draw"):
+            parts.append(_img(plot_cards(stats["cards"], kind), f"cards {kind}"))
+        parts.append(
+            "<table><tr><th>card</th>"
+            + "".join(f"<th>{_DONE.get(k, k)}</th>" for k in CARD_EVENTS)
+            + "</tr>"
+        )
+        for slug, row in stats["cards"].items():
+            cells = "".join(f"<td>{_rate_cell(row[k])}</td>" for k in CARD_EVENTS)
+            parts.append(f"<tr><td>{esc(slug)}</td>{cells}</tr>")
+        parts.append("</table>")
+    else:
+        parts.append(
+            f"<p><i>No per-card statistics: the cards of {esc(str(spec['ruleset']))} carry no "
+            "text and every seat has the same ones.</i></p>"
+        )
     parts.append(
         f"<h2>Games</h2><details open><summary>{len(data['games'])} matches</summary>"
         "<table><tr><th>#</th><th>seat 0</th><th>seat 1</th><th>seed</th><th>winner</th>"

@@ -1,4 +1,4 @@
-"""Tournament statistics: Wilson intervals, matchup win rates, first-player edge, lengths, cards.
+"""Tournament statistics: Wilson intervals, matchup win rates, sides and draws, lengths, cards.
 
 Everything here works on the per-game summaries the simulator journals (plain JSON), so a
 report can be rebuilt from a store or a JSONL journal without playing anything again.
@@ -250,6 +250,70 @@ def first_player_stats(summaries: Iterable[Mapping[str, Any]]) -> Json:
     return tally.rate().to_json()
 
 
+def proportion(count: int, n: int) -> Json:
+    """A share with its Wilson 95% interval: ``{"count", "n", "rate", "ci95"}``.
+
+    >>> proportion(1, 4)["rate"]
+    0.25
+    """
+    lo, hi = wilson(count, n)
+    return {
+        "count": count,
+        "n": n,
+        "rate": round(count / n, 4) if n else 0.0,
+        "ci95": [round(lo, 4), round(hi, 4)],
+    }
+
+
+def side_stats(summaries: Iterable[Mapping[str, Any]]) -> Json:
+    """How the games ended by side: the first player's wins, the second player's, and draws
+    (games without a winner), each a share of the games whose first player is known, with its
+    Wilson 95% interval; and the length in turns (median, p90...) of those games."""
+    first = second = draws = 0
+    turns: list[float] = []
+    for s in summaries:
+        for g in _games_of(s):
+            if g.get("first") not in (0, 1):
+                continue
+            winner = g.get("winner", TIE)
+            if winner is None or winner == TIE:
+                draws += 1
+            elif winner == g["first"]:
+                first += 1
+            else:
+                second += 1
+            if g.get("turns") is not None:
+                turns.append(float(g["turns"]))
+    n = first + second + draws
+    return {
+        "n": n,
+        "first": proportion(first, n),
+        "second": proportion(second, n),
+        "draws": proportion(draws, n),
+        "turns": distribution(turns),
+    }
+
+
+def fact_stats(summaries: Iterable[Mapping[str, Any]]) -> Json:
+    """Per fact of the ruleset's profile (:mod:`kessen.sim.facts`): the mean per game, the
+    share of games in which it was non-zero and the maximum. Empty without facts."""
+    values: dict[str, list[float]] = defaultdict(list)
+    for s in summaries:
+        for g in _games_of(s):
+            for name, value in (g.get("facts") or {}).items():
+                values[name].append(float(value))
+    return {
+        name: {
+            "n": len(vs),
+            "mean": round(statistics.fmean(vs), 4),
+            "games": round(sum(1 for v in vs if v) / len(vs), 4),
+            "max": max(vs),
+        }
+        for name, vs in values.items()
+        if vs
+    }
+
+
 def entrant_stats(summaries: Iterable[Mapping[str, Any]], count: int) -> list[Json]:
     """Each entrant's overall game score against everyone else."""
     tallies = [_Tally() for _ in range(count)]
@@ -275,6 +339,8 @@ def aggregate(
         "matchups": [matchup_stats(summaries, a, b) for a, b in matchups],
         "entrants": entrant_stats(summaries, entrants),
         "first_player": first_player_stats(summaries),
+        "sides": side_stats(summaries),
         "turns": distribution(turns),
         "cards": card_stats(summaries),
+        "facts": fact_stats(summaries),
     }

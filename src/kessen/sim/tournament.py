@@ -1,11 +1,15 @@
 """Round-robin tournaments of COM players over decks × levels, played in parallel, resumable.
 
-An *entrant* is a deck played by a COM level (a player name of the ruleset's registry). Every
-pair of entrants (and each entrant against itself with ``mirror``) plays ``games`` matches,
-entrant ``a`` taking seat 0 in even games and seat 1 in odd ones. Game ``i`` of the tournament
-(numbered over all matchups) gets the seed ``derive_seed(tournament seed, i)``, and each seat's
-COM player the seed ``derive_seed(game seed, "seat", seat)``: a game's result depends on the
-spec and its index only, never on the backend, the worker or the order of completion.
+An *entrant* is a deck played by a COM level (a player name of the ruleset's registry); for a
+ruleset without decks (its default config names none, e.g. TWGP トランプ版) an entrant is a COM
+level alone. ``options`` are config keys of the ruleset set for every game (TWGP's switches of
+twgp-trump.md §2.10, e.g. ``{"strictMatrix05": true}``), checked by the ruleset before anything
+runs. Every pair of entrants (and each entrant against itself with ``mirror``) plays ``games``
+matches, entrant ``a`` taking seat 0 in even games and seat 1 in odd ones. Game ``i`` of the
+tournament (numbered over all matchups) gets the seed ``derive_seed(tournament seed, i)``, and
+each seat's COM player the seed ``derive_seed(game seed, "seat", seat)``: a game's result
+depends on the spec and its index only, never on the backend, the worker or the order of
+completion.
 
 Finished games are journaled (to the match store with their full replay, or to a JSONL file):
 running the same spec under the same run name again skips the games already done.
@@ -27,6 +31,7 @@ from kessen.engine import registry
 from kessen.engine.contract import Json, Outcome
 from kessen.engine.players import Player, RandomPlayer
 from kessen.engine.replay import HASH_EVERY, Replay
+from kessen.sim.facts import profile
 from kessen.sim.stats import aggregate, card_events
 from kessen.store.integrity import events_digest
 from kessen.store.records import MatchStore, NewMatch
@@ -55,17 +60,43 @@ def _deck_label(deck: str | Json) -> str:
     return str(deck.get("slug") or deck.get("name") or "deck")
 
 
+def uses_decks(ruleset: str) -> bool:
+    """Whether games of ``ruleset`` are configured with decks (its default config has some)."""
+    return "decks" in registry.get(ruleset).default_config
+
+
+DECK_KEYS: Final = frozenset({"decks", "best_of", "turn_limit"})
+"""Config keys the simulator sets itself for a ruleset with decks (not allowed as options)."""
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` as a config entry: the value is read as JSON (``true``, ``3``, ``null``,
+    ``[...]``), else kept as text.
+
+    >>> parse_option("gridWidth=3"), parse_option("jokers=true"), parse_option("x=abc")
+    (('gridWidth', 3), ('jokers', True), ('x', 'abc'))
+    """
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise SimError(f"--option {text!r}: expected KEY=VALUE, e.g. strictMatrix05=true")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value.strip()
+
+
 @dataclass(frozen=True)
 class Entrant:
-    """A deck played by a COM level."""
+    """A deck played by a COM level (``deck`` is ``None`` for a ruleset without decks)."""
 
-    deck: str
+    deck: str | None
     player: str
 
     @property
     def label(self) -> str:
-        """``deck/player``."""
-        return f"{self.deck}/{self.player}"
+        """``deck/player``, or the player alone without a deck."""
+        return self.player if self.deck is None else f"{self.deck}/{self.player}"
 
 
 @dataclass(frozen=True)
@@ -84,7 +115,11 @@ class GameSpec:
 
 @dataclass(frozen=True)
 class TournamentSpec:
-    """A tournament: decks (starter names or deck objects) × players, ``games`` per matchup."""
+    """A tournament: decks (starter names or deck objects) × players, ``games`` per matchup.
+
+    ``decks`` is empty for a ruleset without decks: the entrants are then the players alone.
+    ``options`` are further config keys of every game (see the module docstring).
+    """
 
     decks: tuple[str | Json, ...]
     players: tuple[str, ...]
@@ -94,18 +129,22 @@ class TournamentSpec:
     ruleset: str = "kobo"
     mirror: bool = False
     turn_limit: int | None = None
+    options: Json = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.games < 1:
             raise SimError("games per matchup must be at least 1")
-        if not self.decks or not self.players:
-            raise SimError("a tournament needs at least one deck and one player")
+        if not self.players:
+            raise SimError("a tournament needs at least one player")
         if len(self.entrants) < 2 and not self.mirror:
-            raise SimError("one entrant only: add a deck or a player, or allow mirror matches")
+            more = "a deck or a player" if self.decks else "a player"
+            raise SimError(f"one entrant only: add {more}, or allow mirror matches (--mirror)")
 
     @property
     def entrants(self) -> list[Entrant]:
-        """Deck × player, deck-major."""
+        """Deck × player, deck-major (the players alone without decks)."""
+        if not self.decks:
+            return [Entrant(None, p) for p in self.players]
         return [Entrant(_deck_label(d), p) for d in self.decks for p in self.players]
 
     @property
@@ -119,16 +158,21 @@ class TournamentSpec:
         )
         return list(pairs)
 
-    def config(self, deck0: str | Json, deck1: str | Json) -> Json:
-        """The match config of one game."""
+    def config(self, deck0: str | Json | None = None, deck1: str | Json | None = None) -> Json:
+        """The match config of one game (the options alone for a ruleset without decks)."""
+        if not self.decks:
+            return dict(self.options)
         config: Json = {"decks": [deck0, deck1], "best_of": self.best_of}
         if self.turn_limit is not None:
             config["turn_limit"] = self.turn_limit
+        config.update(self.options)
         return config
 
     def schedule(self) -> list[GameSpec]:
         """Every game, in index order."""
-        decks = [d for d in self.decks for _ in self.players]
+        decks: list[str | Json | None] = [d for d in self.decks for _ in self.players]
+        if not self.decks:
+            decks = [None] * len(self.players)
         entrants = self.entrants
         out: list[GameSpec] = []
         for a, b in self.matchups:
@@ -151,20 +195,45 @@ class TournamentSpec:
         return out
 
     def validate(self) -> None:
-        """Refuse unknown players and configs that cannot start, before anything runs."""
+        """Refuse unknown players, decks where the ruleset has none (or none where it needs
+        them), bad options and configs that cannot start, before anything runs."""
         rules = registry.get(self.ruleset)
         for name in self.players:
             if name not in rules.players:
                 raise SimError(f"unknown player {name!r}; known: {', '.join(rules.players)}")
-        for deck in self.decks:
-            try:
-                rules.new_game(self.config(deck, deck), 0)
-            except ValueError as err:
-                raise SimError(f"deck {_deck_label(deck)}: {err}") from None
+        if uses_decks(self.ruleset):
+            if not self.decks:
+                raise SimError(f"ruleset {self.ruleset} needs decks (--decks)")
+            taken = sorted(DECK_KEYS & set(self.options))
+            if taken:
+                raise SimError(
+                    f"option {', '.join(taken)}: set by the simulator "
+                    "(use --decks, --best-of, --turn-limit)"
+                )
+            for deck in self.decks:
+                try:
+                    rules.new_game(self.config(deck, deck), 0)
+                except ValueError as err:
+                    raise SimError(f"deck {_deck_label(deck)}: {err}") from None
+            return
+        if self.decks:
+            raise SimError(f"ruleset {self.ruleset} has no decks: give players only (no --decks)")
+        if self.best_of != 1:
+            raise SimError(f"ruleset {self.ruleset} plays single games: --best-of must be 1")
+        if self.turn_limit is not None:
+            raise SimError(
+                f"--turn-limit is for rulesets with decks; set {self.ruleset}'s own config key "
+                "with --option KEY=VALUE"
+            )
+        try:
+            rules.new_game(self.config(), 0)
+        except ValueError as err:
+            raise SimError(f"{self.ruleset} options: {err}{_switches_hint(self.ruleset)}") from None
 
     def to_json(self) -> Json:
-        """JSON form (the identity of a run: resuming needs the same)."""
-        return {
+        """JSON form (the identity of a run: resuming needs the same); ``options`` only when
+        there are some, so the runs of earlier versions keep their identity."""
+        out: Json = {
             "ruleset": self.ruleset,
             "decks": list(self.decks),
             "players": list(self.players),
@@ -174,6 +243,9 @@ class TournamentSpec:
             "mirror": self.mirror,
             "turn_limit": self.turn_limit,
         }
+        if self.options:
+            out["options"] = dict(self.options)
+        return out
 
     @staticmethod
     def from_json(data: Json) -> TournamentSpec:
@@ -187,7 +259,19 @@ class TournamentSpec:
             ruleset=str(data.get("ruleset", "kobo")),
             mirror=bool(data.get("mirror", False)),
             turn_limit=data.get("turn_limit"),
+            options=dict(data.get("options") or {}),
         )
+
+
+def _switches_hint(ruleset: str) -> str:
+    """``; switches: a, b...`` from the ruleset's catalogue, when it lists switches."""
+    try:
+        switches = registry.get(ruleset).catalog("en").get("switches")
+    except Exception:  # a catalogue is a nicety here
+        return ""
+    if not isinstance(switches, dict) or not switches:
+        return ""
+    return f" (switches: {', '.join(switches)})"
 
 
 # --------------------------------------------------------------------------------------------
@@ -279,24 +363,31 @@ def play_game(spec: GameSpec) -> GameRecord:
             hashes[step] = state.state_hash()
     full = [e.visible(None, everything=True) for e in state.log_events()]
     firsts = [e.get("first") for e in full if e.get("kind") == "game_start"]
-    cards = card_events(full)
+    sim_profile = profile(spec.ruleset)
+    cards = card_events(full) if sim_profile.cards else []
     results = getattr(state, "results", None)
     if results is None:
         results = [
             (r.get("winner"), r.get("reason"), r.get("turns"))
             for r in state.view_all().get("match", {}).get("results", [])
         ]
-    games = [
-        {
-            "winner": w,
-            "reason": r,
-            "turns": t,
-            "first": firsts[i] if i < len(firsts) else None,
-            "cards": cards[i] if i < len(cards) else [],
-        }
-        for i, (w, r, t) in enumerate(results)
-    ]
     outcome = state.outcome
+    if not results and outcome is not None:
+        # A ruleset whose match is one game: its outcome, and the turn and first player of
+        # its public view.
+        public = state.view(None)
+        results = [(outcome.winner, outcome.reason, public.get("turn"))]
+        if not firsts:
+            firsts = [public.get("first_player")]
+    games: list[Json] = []
+    for i, (w, r, t) in enumerate(results):
+        game: Json = {"winner": w, "reason": r, "turns": t}
+        game["first"] = firsts[i] if i < len(firsts) else None
+        if sim_profile.cards:
+            game["cards"] = cards[i] if i < len(cards) else []
+        games.append(game)
+    if sim_profile.facts is not None and len(games) == 1:
+        games[0]["facts"] = sim_profile.facts(full)
     snapshot = state.to_json()
     summary: Json = {
         "index": spec.index,

@@ -2,8 +2,9 @@
 
 The file holds the replay record (config, seed, actions, state hashes, engine version, card
 data hash), the per-step event digests, the result, the players and the definitions of the
-cards the match uses as they were when it was recorded, so a replay in another store can still
-say which card changed (:mod:`kessen.store.integrity`)::
+cards the match uses as they were when it was recorded (the whole snapshot for a ruleset
+without deck lists, such as TWGP), so a replay in another store can still say which card
+changed (:mod:`kessen.store.integrity`)::
 
     {"format": "kessen-match", "format_version": 1,
      "match": {...}, "replay": {...}, "events": [events0, e1, ...], "cards": {...}}
@@ -62,6 +63,10 @@ def to_json(record: MatchRecord, cards: Mapping[str, Json] | None = None) -> Jso
         for name in _names([record.decks, record.config]):
             if name in cards:
                 used[name] = cards[name]
+        if record.decks is None and not used:
+            # A ruleset without deck lists (TWGP: each seat plays its half of the pack): the
+            # match may use any card of the snapshot.
+            used = dict(cards)
     events = [record.events0] + [row.events for row in record.actions]
     return {
         "format": FORMAT,

@@ -22,7 +22,17 @@ from kessen.engine.replay import Replay
 
 VIEWERS: Final[tuple[tuple[str, int | None], ...]] = (("0", 0), ("1", 1), ("all", None))
 _DEPTH: Final = 5
-_SECRET_VERBS: Final = frozenset({"take", "name"})
+SECRET_VERBS: Final[dict[str, frozenset[str]]] = {
+    # Kōbō: a card taken into the hand or named; ``pick <slug>`` (see shown_action) too.
+    "kobo": frozenset({"take", "name"}),
+    # TWGP: the build (vitals, set-aside, starting hand), a face-down (stealth) summon, a hand
+    # card re-charged face down or put on the pile bottom (reloads).
+    "twgp": frozenset(
+        {"vital", "aside", "hand", "stealth-drive", "recharge", "reload", "reload-bottom"}
+    ),
+}
+"""Per ruleset, the verbs whose arguments name a card the other seats may not see."""
+_ALL_SECRET_VERBS: Final = frozenset().union(*SECRET_VERBS.values())
 
 
 class _Table:
@@ -56,17 +66,27 @@ class _Table:
         return found
 
 
-def shown_action(text: str, actor: int, viewer: int | None) -> str:
+def shown_action(text: str, actor: int, viewer: int | None, ruleset: str | None = None) -> str:
     """The action as ``viewer`` saw it: another seat's secret choices (a card taken, named or
-    picked from a hidden hand) are hidden."""
+    picked from a hidden hand; in TWGP a build choice, a stealth summon, a card re-charged or
+    reloaded) are hidden. Without ``ruleset`` the secret verbs of every ruleset apply.
+
+    >>> shown_action("stealth-drive s3 4", 0, 1, "twgp")
+    'stealth-drive …'
+    >>> shown_action("charge-drive s3 4", 0, 1, "twgp")
+    'charge-drive s3 4'
+    """
     if viewer is None or actor == viewer:
         return text
     try:
         action = Action.parse(text)
     except ActionParseError:
         return text
-    secret = action.verb in _SECRET_VERBS or (
-        action.verb == "pick" and bool(action.args) and isinstance(action.args[0], str)
+    known = ruleset is not None and ruleset in SECRET_VERBS
+    verbs = SECRET_VERBS[ruleset] if known and ruleset is not None else _ALL_SECRET_VERBS
+    picks = not known or ruleset == "kobo"
+    secret = action.verb in verbs or (
+        picks and action.verb == "pick" and bool(action.args) and isinstance(action.args[0], str)
     )
     return f"{action.verb} …" if secret else text
 
@@ -115,7 +135,10 @@ def build(replay: Replay, lang: str = "ja", *, verify: bool = True, title: str =
             steps.append(
                 {
                     "actor": actor,
-                    "action": {key: shown_action(text, actor, viewer) for key, viewer in VIEWERS},
+                    "action": {
+                        key: shown_action(text, actor, viewer, replay.ruleset)
+                        for key, viewer in VIEWERS
+                    },
                 }
             )
         for key, viewer in VIEWERS:
