@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kessen import __version__
+from kessen.ai.levels import player_factories
 from kessen.engine import registry
 from kessen.engine.contract import Json
 from kessen.engine.players import Player, RandomPlayer
@@ -33,7 +34,11 @@ registry.register(
         from_json=TwgpState.from_json,
         default_config=default_config(),
         data_hash=DATA_HASH,
-        players={"random": RandomPlayer, "heuristic": _heuristic},
+        players={  # the search levels decide from their own view only (games/twgp/worlds.py)
+            "random": RandomPlayer,
+            "heuristic": _heuristic,
+            **player_factories("twgp"),
+        },
         describe=_describe,
         catalog=catalog,
     )
