@@ -312,3 +312,12 @@ def test_whole_games_replay_identically() -> None:
         return out
 
     assert hashes() == hashes()
+
+
+def test_the_tournament_plays_twgp_games() -> None:
+    """``kessen tournament --ruleset twgp``: one game a match, counted from the outcome."""
+    from kessen.ai.tournament import Job, play_match
+
+    result = play_match(Job("twgp", "ismcts-easy", "random", 1, ("", ""), 5, 1, 0.0))
+    assert result.games_a + result.games_b + result.ties == 1
+    assert result.times_a and result.times_b

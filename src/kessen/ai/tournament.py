@@ -1,9 +1,11 @@
 """Tournaments between COM players: win rates with Wilson 95% intervals, on two processes.
 
-Each matchup plays best-of-N matches (the ruleset's config) until at least ``--games`` games
-are finished. Matches come in pairs with the same decks and the same game seed, seats swapped,
-so neither side profits from the seat or the deal. Every player decides from its own view,
-except the two that are *meant* to see more, each only in its own experiment:
+Each matchup plays matches until at least ``--games`` games are finished: best-of-N matches
+for a ruleset whose config has ``best_of`` (Kōbō), single games otherwise (``--ruleset twgp``,
+default switches). Matches come in pairs with the same decks (where the ruleset has decks) and
+the same game seed, seats swapped, so neither side profits from the seat or the deal. Every
+player decides from its own view, except the two that are *meant* to see more, each only in
+its own experiment:
 
 - ``cheater-<level>``: the search of ``<level>`` reading the true state (see
   :mod:`kessen.ai.cheater`), to measure the cost of honesty;
@@ -16,6 +18,7 @@ Usage (the lead wires it as ``kessen tournament``)::
 
     python -m kessen.ai.tournament --suite levels --suite honesty --suite peer --json out.json
     python -m kessen.ai.tournament --match ismcts-strong:heuristic --games 200
+    python -m kessen.ai.tournament --ruleset twgp --match ismcts-normal:heuristic@60
 
 Results are written after every match, so an interrupted run still leaves its figures.
 """
@@ -127,7 +130,11 @@ def _build(name: str, ruleset: str, seed: int, peer_seconds: float) -> Player:
 def play_match(job: Job) -> MatchResult:
     """Play one match of ``job`` and report it from ``job.a``'s side."""
     rules = registry.get(job.ruleset)
-    config = {**rules.default_config, "decks": list(job.decks), "best_of": job.best_of}
+    config = dict(rules.default_config)
+    if "decks" in config:
+        config["decks"] = list(job.decks)
+    if "best_of" in config:
+        config["best_of"] = job.best_of
     state: GameState = rules.new_game(config, job.seed)
     seats = {job.a_seat: job.a, 1 - job.a_seat: job.b}
     players = {
@@ -156,14 +163,17 @@ def play_match(job: Job) -> MatchResult:
             spent_by[seat][0] += spent
             spent_by[seat][1] += 1
         state.apply(action)
-    for winner, _reason, _turns in getattr(state, "results", []):
+    outcome = state.outcome
+    winners: list[int | None] = [w for w, _reason, _turns in getattr(state, "results", [])]
+    if not hasattr(state, "results") and outcome is not None:  # a one-game ruleset
+        winners = [outcome.winner]
+    for winner in winners:
         if winner == job.a_seat:
             result.games_a += 1
         elif winner == 1 - job.a_seat:
             result.games_b += 1
         else:
             result.ties += 1
-    outcome = state.outcome
     if outcome is not None and outcome.winner is not None:
         result.match_a = outcome.winner == job.a_seat
         result.match_b = not result.match_a
@@ -253,14 +263,17 @@ def _jobs(
     """The ``index``-th pair of matches of ``a`` vs ``b``: same deal, seats swapped.
 
     ``mirror``: both seats play the same (random) starter deck, so the figure measures the
-    players and not the decks (the starter decks are far from balanced).
+    players and not the decks (the starter decks are far from balanced). A ruleset without
+    decks in its config (TWGP: each seat's pool is fixed) gets only the seed.
     """
-    from kessen.games.kobo.decks import starter_decks
-
-    names = sorted(starter_decks()) if ruleset == "kobo" else []
     rng = random.Random(f"{base}:{index}")  # the same deals for every matchup
-    first = rng.choice(names)
-    decks = (first, first) if mirror else (first, rng.choice(names))
+    decks = ("", "")
+    if "decks" in registry.get(ruleset).default_config:
+        from kessen.games.kobo.decks import starter_decks
+
+        names = sorted(starter_decks())
+        first = rng.choice(names)
+        decks = (first, first) if mirror else (first, rng.choice(names))
     seed = rng.randrange(2**31)
     return [
         Job(ruleset, a, b, seat, decks, seed, best_of, peer_seconds)
@@ -301,12 +314,16 @@ def run(
                 # Skip the deals already played (and any that were in flight).
                 pairs[m] = old.get("pairs", (old["matches"] + 1) // 2 + 2)
     in_flight = dict.fromkeys(matchups, 0)
+    # Games a match gives, to keep enough matches in flight: ~2.2 for a best-of-3, else 1.
+    defaults = registry.get(ruleset).default_config
+    has_decks = "decks" in defaults
+    per_match = 2.2 if best_of > 1 and "best_of" in defaults else 1.0
     errors: dict[str, int] = {}
     started = time.time()
 
     def wanted(m: str) -> bool:
-        # Enough matches out to reach the goal at ~2.2 games a match (a pair at a time).
-        return tallies[m].games + 2.2 * in_flight[m] < goals[m]
+        # Enough matches out to reach the goal (a pair at a time).
+        return tallies[m].games + per_match * in_flight[m] < goals[m]
 
     def save() -> list[Json]:
         summaries = [tallies[m].summary() | {"pairs": pairs[m]} for m in matchups]
@@ -318,7 +335,7 @@ def run(
                         "best_of": best_of,
                         "games_goal": goals,
                         "seed": seed,
-                        "decks": "mirror" if mirror else "random pairs",
+                        "decks": ("mirror" if mirror else "random pairs") if has_decks else None,
                         "elapsed_s": round(time.time() - started, 1),
                         "matchups": summaries,
                     },
@@ -338,7 +355,9 @@ def run(
                 open_ = [m for m in matchups if wanted(m)]
                 if not open_:
                     break
-                m = min(open_, key=lambda k: (tallies[k].games + 2.2 * in_flight[k]) / goals[k])
+                m = min(
+                    open_, key=lambda k: (tallies[k].games + per_match * in_flight[k]) / goals[k]
+                )
                 a, b = m.split(":", 1)
                 jobs = _jobs(ruleset, a, b, pairs[m], best_of, peer_seconds, seed, mirror)
                 for job in jobs:
@@ -415,7 +434,11 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--resume", type=Path, default=None, help="JSON of an earlier run")
     parser.add_argument("--md", type=Path, default=None)
-    parser.add_argument("--ruleset", default="kobo")
+    parser.add_argument(
+        "--ruleset",
+        default="kobo",
+        help="a registered ruleset (kobo, twgp); a ruleset without best_of plays single games",
+    )
     parser.add_argument(
         "--decks",
         choices=("mirror", "random"),
