@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +122,42 @@ def test_shown_action_keeps_kobo_rules() -> None:
     assert shown_action("take oni-warlord", 0, 0, "kobo") == "take oni-warlord"
     assert shown_action("hand s3", 0, 1) == "hand …"  # no ruleset: every secret verb
     assert shown_action("hand s3", 0, None, "twgp") == "hand s3"
+
+
+CHROMIUM = shutil.which("chromium")
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None or importlib.util.find_spec("playwright") is None,
+    reason="Chromium (Debian package `chromium`) or Playwright is not installed",
+)
+def test_the_twgp_page_draws_every_step_without_a_script_error(
+    recorded: tuple[Path, int], tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    path, match_id = recorded
+    with MatchStore(path) as store:
+        replay = store.load_replay(match_id)
+    page_path = tmp_path / "m.html"
+    page_path.write_text(html_replay.render(replay, "en"), encoding="utf-8")
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        try:
+            page = browser.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_path.as_uri())
+            for viewer in ("0", "1", "all"):
+                page.select_option("#viewer", viewer)
+                for _ in range(len(replay.actions)):
+                    page.keyboard.press("ArrowRight")
+                board = page.inner_text("#board")
+                assert "vitals" in board and "charge" in board and "winner" in board
+                page.keyboard.press("Home")
+            page.select_option("#viewer", "0")
+            page.keyboard.press("End")
+            assert "P1 → " in page.inner_text("#action") or "P2 → " in page.inner_text("#action")
+        finally:
+            browser.close()
+    assert errors == []

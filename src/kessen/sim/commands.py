@@ -368,7 +368,10 @@ def sim_command(
     seed: Annotated[int, typer.Option(help="Tournament seed (each game's seed derives).")] = 0,
     best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 1,
     mirror: Annotated[bool, typer.Option(help="Also play each entrant against itself.")] = False,
-    turn_limit: Annotated[int | None, typer.Option(help="Turn limit of a game.")] = None,
+    turn_limit: Annotated[
+        int | None,
+        typer.Option(help="Turn limit of a game (Kōbō; TWGP: --option turnLimit=N)."),
+    ] = None,
     ruleset: Annotated[str, typer.Option(help="Ruleset: kobo or twgp.")] = "kobo",
     option: Annotated[
         list[str] | None,

@@ -1,8 +1,10 @@
 """A recorded match as one self-contained HTML file: step, seek, play/pause, switch seats.
 
 :func:`render` replays the record through the engine (verifying its hashes) and embeds, for
-every step, the view of seat 0, of seat 1 and of everything, with the log texts. Inline CSS and
-JS only: the file opens from disk without a server or a network.
+every step, the view of seat 0, of seat 1 and of everything, with the log texts (the ruleset's
+own ``describe``). Inline CSS and JS only: the file opens from disk without a server or a
+network. The page draws Kōbō's board and TWGP トランプ版's (vitals, battle stacks with pow,
+pose, frames and weapons, charge squares, hand, surge, storage).
 
 Views change little from one step to the next, so they are stored as a table of unique values:
 a view is an index into the table, a dict or list node holds indexes of its children. The log
@@ -263,7 +265,8 @@ aside { max-height:78vh; overflow:auto; background:var(--card); border:1px solid
   border-radius:6px; padding:4px 8px; }
 #log { margin:0; padding-left:2.6em; font-size:12px; }
 #log li.new { background:var(--hi); }
-#log li.k-turn, #log li.k-game_end, #log li.k-match_end, #log li.k-game_start { font-weight:700; }
+#log li.k-turn, #log li.k-game_end, #log li.k-match_end, #log li.k-game_start,
+#log li.k-game_over { font-weight:700; }
 .side { border:1px solid var(--line); border-radius:6px; padding:6px 8px; margin:6px 0;
   background:var(--card); }
 .side.s0 { border-left:5px solid var(--p0); } .side.s1 { border-left:5px solid var(--p1); }
@@ -294,13 +297,23 @@ const L = {
        thand:"戦術手札", battle:"バトル", strategy:"作戦", main:"山札", tdeck:"戦術デッキ",
        retreat:"撤退", excluded:"除外", passes:"パス", game:"ゲーム", turn:"ターン",
        wins:"勝利", waits:"待ち", chain:"チェーン", attack:"攻撃", legal:"選択肢",
-       winner:"勝者", none:"勝者なし", all:"全体", down:"伏せ", reveal:"公開"},
+       winner:"勝者", none:"勝者なし", all:"全体", down:"伏せ", reveal:"公開",
+       pile:"山札", surge:"サージ", storage:"ストレージ", vitals:"ヴァイタル", charge:"チャージ",
+       aside:"除外", frames:"フレーム", quiet:"動きのないターン", phase_setup:"構築",
+       phase_build:"ビルド", phase_battle:"バトル", phase_over:"終了", pose_active:"表タテ",
+       pose_save:"表ヨコ", pose_stealth:"潜伏", pose_gb:"Gブラスト宣言", lost:"失効",
+       effect:"ヴァイタル効果"},
   en: {speed:"speed", seat:"view", log:"Log", step:"step", start:"start", hand:"hand",
        thand:"tactics hand", battle:"Battle", strategy:"Strategy", main:"deck",
        tdeck:"tactics deck", retreat:"retreat", excluded:"excluded", passes:"passes",
        game:"Game", turn:"Turn", wins:"wins", waits:"waits for", chain:"chain",
        attack:"attack", legal:"choices", winner:"winner", none:"no winner", all:"all",
-       down:"face down", reveal:"revealed"}
+       down:"face down", reveal:"revealed", pile:"pile", surge:"surge", storage:"storage",
+       vitals:"vitals", charge:"charge", aside:"set aside", frames:"frames",
+       quiet:"quiet turns", phase_setup:"building", phase_build:"build phase",
+       phase_battle:"battle phase", phase_over:"over", pose_active:"active", pose_save:"save",
+       pose_stealth:"stealth", pose_gb:"G-blast declared", lost:"lost",
+       effect:"vital effect"}
 }[D.lang] || {};
 const t = k => L[k] || k;
 const cache = new Array(D.values.length);
@@ -397,8 +410,84 @@ function center(v) {
   }
   return parts.length ? `<div class="center">${parts.join("")}</div>` : "";
 }
+// TWGP トランプ版: cards by their label (♠3); stacks with pow, pose, frames and weapons.
+const tw = c => c ? (c.label || c.name || c.slug || "?") : "?";
+function twChips(cards) {
+  return `<div class="chips">${cards.map(c =>
+    `<span${cardTitle(c)}>${c.label ? esc(tw(c)) : t("down")}</span>`).join("")}</div>`;
+}
+function twHidden(h) {
+  if (!h) return "";
+  return h.cards ? twChips(h.cards) : `<b>${h.count}</b>`;
+}
+function twStack(s) {
+  if (!s) return `<div class="slot"></div>`;
+  const cls = ["slot", "card", s.face === "down" ? "down" : "",
+    s.role === "attacker" ? "attacking" : "", s.role === "target" ? "target" : ""];
+  const pose = `<small>${esc(t("pose_" + s.pose))}</small>`;
+  if (!s.unit) return `<div class="${cls.join(" ")}"><i>${t("down")}</i> ${pose}</div>`;
+  let extra = "";
+  if (s.frames.length) extra += `<br><small>${t("frames")} ${s.frames.map(tw).join(" ")}</small>`;
+  if (s.weapons.length) extra += `<br><small>+ ${s.weapons.map(tw).join(" ")}</small>`;
+  return `<div class="${cls.join(" ")}"${cardTitle(s.unit)}><span class="lv">${s.pow}</span>` +
+    `${esc(tw(s.unit))} ${pose}${extra}</div>`;
+}
+function twCard(c, empty) {
+  if (!c || c.face === "empty") return `<div class="slot">${empty || ""}</div>`;
+  const down = c.face === "down";
+  const name = c.label ? esc(tw(c)) : `<i>${t("down")}</i>`;
+  const status = c.status ? ` <small>(${t(c.status)})</small>` : "";
+  return `<div class="slot card ${down ? "down" : ""}"${cardTitle(c)}>${name}${status}</div>`;
+}
+function twSide(p, v) {
+  const turn = v.turn_player === p.seat && !v.outcome ? " turn" : "";
+  const rows = [
+    `<div class="meta"><b>${seatName(p.seat)}</b>` +
+      `<span>${t("pile")}: ${p.pile}</span><span>${t("hand")}: ${p.hand.count}</span>` +
+      `<span>${t("surge")}: ${p.surge.length}</span>` +
+      `<span>${t("storage")}: ${p.storage.length}</span></div>`,
+    row("vitals", p.vitals.map(c => twCard(c)).join("")),
+    row("battle", p.battle.map(twStack).join("")),
+    row("charge", p.charge.map(c => twCard(c)).join("")),
+    row("hand", `<div>${twHidden(p.hand)}</div>`),
+  ];
+  if (p.aside && p.aside.cards) rows.push(row("aside", twChips(p.aside.cards)));
+  if (p.surge.length) rows.push(row("surge", twChips(p.surge)));
+  if (p.storage.length) rows.push(row("storage", twChips(p.storage)));
+  return `<div class="side s${p.seat}${turn}">${rows.join("")}</div>`;
+}
+function twCenter(v) {
+  const parts = [];
+  const a = v.attack;
+  if (a) {
+    parts.push(`<div>${t("attack")}: ${seatName(a.seat)} ${esc(a.type)} ${a.attacker} → ` +
+      `${a.target ?? "—"}${a.cancelled || a.lost ? " ✕" : ""}</div>`);
+  }
+  const p = v.pending;
+  if (p) {
+    const codes = p.legal ? p.legal.map(x => `<code>${esc(x)}</code>`).join("") : "";
+    const legal = p.legal ? `<div class="legal">${t("legal")}: ${codes}</div>` : "";
+    parts.push(`<div>${t("waits")}: <b>${seatName(p.seat)}</b> — ${esc(p.prompt)}</div>` + legal);
+  }
+  const o = v.outcome;
+  if (o) {
+    const who = o.winner === null ? t("none") : t("winner") + ": " + seatName(o.winner);
+    parts.push(`<div><b>${who}</b> (${esc(o.reason)})</div>`);
+  }
+  return parts.length ? `<div class="center">${parts.join("")}</div>` : "";
+}
+function twBoard(v) {
+  const bottom = viewer === "1" ? 1 : 0;
+  const ve = v.vital_effect;
+  const effect = ve ? `<span>${t("effect")}: ${seatName(ve.seat)} ${esc(tw(ve.card))}</span>` : "";
+  const head = `<div class="meta"><span>${t("turn")} ${v.turn}</span>` +
+    `<span>${t("turn")}: ${seatName(v.turn_player)}</span>` +
+    `<span>${t("phase_" + v.phase)}</span><span>${t("quiet")}: ${v.quiet}</span>${effect}</div>`;
+  return head + twSide(v.players[1 - bottom], v) + twCenter(v) + twSide(v.players[bottom], v);
+}
 function board(v) {
   if (!v.players) return `<pre>${esc(JSON.stringify(v, null, 1))}</pre>`;
+  if (D.ruleset === "twgp") return twBoard(v);
   const bottom = viewer === "1" ? 1 : 0;
   const m = v.match || {};
   const head = `<div class="meta">` +
