@@ -437,7 +437,11 @@ def create_app(pace: float = DEFAULT_PACE, store: MatchStore | None = None) -> F
     async def meta() -> dict[str, Any]:
         out: dict[str, Any] = {"pace": hub.pace, "rulesets": {}, "store": store is not None}
         for name in RULESETS:
-            rules = registry.get(name)
+            try:
+                rules = registry.get(name)
+            except (KeyError, ImportError) as err:  # one broken ruleset must not hide the others
+                logging.getLogger(__name__).warning("ruleset %s is not available: %s", name, err)
+                continue
             out["rulesets"][name] = {
                 "com_levels": list(rules.players),
                 "default_decks": rules.default_config.get("decks"),

@@ -427,6 +427,10 @@ function turnAt(step) {
 
 function turnLabel(x) {
   if (!x) return '';
+  if (S.replay && S.replay.info.match.ruleset === 'twgp') {
+    if (x.turn === 0) return t('setup_label');
+    return `${t('turn', { n: x.turn })}${x.player == null ? '' : ` · P${x.player + 1}`}`;
+  }
   if (x.turn === 0) return t('standby_label', { g: x.game });
   const who = x.player == null ? '' : ` · P${x.player + 1}`;
   return `${t('turn_label', { g: x.game, n: x.turn })}${who}`;

@@ -36,7 +36,7 @@ const TX = {
     effect_of: '{card}（{who}）',
     at_assault: 'アサルト', at_boost: 'チャージ・ブースト', at_direct: 'ダイレクト', at_direct_intr: 'ダイレクト（割り込みでアサルトに）',
     attack_line: '{who}の{type}：マス{a} {u}（パワー{pa}）→ {target}',
-    attack_target_sq: '{who}のマス{t} {u}（パワー{pt}）', attack_target_v: '{who}のヴァイタル（パワー01扱い）',
+    attack_target_sq: '{whose}マス{t} {u}（パワー{pt}）', attack_target_v: '{whose}ヴァイタル（パワー01扱い）',
     attack_surge_a: '攻撃側サージ{n}枚', attack_surge_d: '防御側サージ{n}枚', attack_dl: '＋{n}ダウンロード',
     attack_intr: 'マス{n}が割り込み', attack_lost: 'ロックオン喪失',
     resp_window: '応答ウィンドウ', resp_you: 'あなたが応戦するまで攻撃は解決しません。召喚・ウェポン・潜伏解除・サージで対抗できます。',
@@ -49,9 +49,9 @@ const TX = {
     your_secret: '裏向き（あなたにだけ見えています）', public_down: '裏向きですが、表向きだった時に公開されています',
     kind_unit: 'ユニット', kind_weapon: 'ウェポン',
     empty_sq: '空きマス', n_cards: '{n}枚', none: 'なし', top_first: '上から',
-    where_battle: '{who}のバトル・グリッド マス{n}', where_vital: '{who}のヴァイタル{n}', where_charge: '{who}のチャージ{n}',
-    where_hand: '{who}の手札', where_pool: '{who}の構築プール', where_surge: '{who}のサージ', where_storage: '{who}のストレージ',
-    where_pile: '{who}の山札', where_aside: '{who}のゲーム外',
+    where_battle: '{whose}バトル・グリッド マス{n}', where_vital: '{whose}ヴァイタル{n}', where_charge: '{whose}チャージ{n}',
+    where_hand: '{whose}手札', where_pool: '{whose}構築プール', where_surge: '{whose}サージ', where_storage: '{whose}ストレージ',
+    where_pile: '{whose}山札', where_aside: '{whose}ゲーム外',
     pile_hidden: '山札の順序と内容は非公開です。', surge_note: '捨札は6枚まで表向きでサージに並び、溢れるとストレージへ。基本パワー06以上のアサルトでサージ3枚を消費するとサージ・ダイレクト。',
     storage_note: 'サージに置けない捨札と消費したサージ。', aside_note: '構築でゲームから外した裏向きのカード。',
     hand_hidden: '手札の内容は非公開です。',
@@ -63,7 +63,7 @@ const TX = {
     your_move: 'あなたの番です', your_response: 'あなたの応答です', opp_thinking: '相手（COM）が考えています…',
     opp_responding: '相手（COM）が応答しています…', waiting_seat: '{who}の選択を待っています…', spectating: '観戦中',
     history_view: '履歴を表示中（{step} / {steps}）', replay: 'リプレイ', step: 'ステップ {step} / {steps}',
-    turn: 'ターン{n}', seat_turn: '{who}のターン', first: '先攻：{who}', setup_phase: '構築フェイズ',
+    turn: 'ターン{n}', seat_turn: '{whose}ターン', first: '先攻：{who}', setup_phase: '構築フェイズ',
     ph_build: 'ビルド・フェイズ', ph_battle: 'バトル・フェイズ',
     focus: '選択中：', clear_focus: '選択を解除', matching: 'この選択を含む操作', show_all_n: 'すべて表示（{n}件）', hide_group: 'たたむ',
     pick_hint: '盤面の光っている場所を押すと、それに関わる操作だけに絞り込めます。',
@@ -113,6 +113,7 @@ const TX = {
     s_counter_drive: '{c} をカウンター召喚', s_attach: '{c} をマス{n}に装備', s_weapon_back: '{c} を手札に',
     s_weapon_move: '{c} をマス{n}へ', s_stealth: 'マス{n}を潜伏', s_unstealth: 'マス{n}の潜伏を解除',
     s_declare_gb: 'マス{n}でGブラスト宣言', s_grid_blast: 'マス{n}のGブラスト実行', s_assault: 'マス{a}でマス{t}にアサルト',
+    s_accept: '応戦', s_end: 'ターン終了', s_battle: 'バトル・フェイズへ',
     s_boost: 'マス{a}でマス{t}にブースト', s_direct: 'マス{a}でダイレクト',
   },
   en: {
@@ -136,7 +137,7 @@ const TX = {
     effect_of: '{card} ({who})',
     at_assault: 'assault', at_boost: 'charge boost', at_direct: 'direct', at_direct_intr: 'direct (interrupted: now an assault)',
     attack_line: "{who}: {type} with square {a} {u} (power {pa}) → {target}",
-    attack_target_sq: "{who} square {t} {u} (power {pt})", attack_target_v: "{who} vitals (counted as power 01)",
+    attack_target_sq: "{whose} square {t} {u} (power {pt})", attack_target_v: "{whose} vitals (counted as power 01)",
     attack_surge_a: 'attacker paid {n} surge', attack_surge_d: 'defender paid {n} surge', attack_dl: '+{n} downloads',
     attack_intr: 'square {n} interrupts', attack_lost: 'lock-on lost',
     resp_window: 'Response window', resp_you: 'The attack resolves only when you accept. Answer with summons, weapons, un-stealth or surge.',
@@ -148,9 +149,9 @@ const TX = {
     your_secret: 'Face down (only you see it)', public_down: 'Face down, but it was public while face up',
     kind_unit: 'Unit', kind_weapon: 'Weapon',
     empty_sq: 'Empty square', n_cards: '{n} cards', none: 'none', top_first: 'top first',
-    where_battle: '{who} battle grid, square {n}', where_vital: '{who} vital {n}', where_charge: '{who} charge {n}',
-    where_hand: '{who} hand', where_pool: '{who} build pool', where_surge: '{who} surge', where_storage: '{who} storage',
-    where_pile: '{who} pile', where_aside: '{who} cards set aside',
+    where_battle: '{whose} battle grid, square {n}', where_vital: '{whose} vital {n}', where_charge: '{whose} charge {n}',
+    where_hand: '{whose} hand', where_pool: '{whose} build pool', where_surge: '{whose} surge', where_storage: '{whose} storage',
+    where_pile: '{whose} pile', where_aside: '{whose} cards set aside',
     pile_hidden: 'The order and contents of the pile are hidden.', surge_note: 'Up to 6 discards lie face up in the surge; the rest go to the storage. An assault by a base-06+ unit may spend 3 surge for a surge-direct.',
     storage_note: 'Discards that did not fit in the surge, and spent surge.', aside_note: 'Face-down cards left out of the game when building.',
     hand_hidden: 'The hand is hidden.',
@@ -162,7 +163,7 @@ const TX = {
     your_move: 'Your move', your_response: 'Your response', opp_thinking: 'COM is thinking…',
     opp_responding: 'COM is responding…', waiting_seat: 'Waiting for {who}…', spectating: 'Spectating',
     history_view: 'Viewing history ({step} / {steps})', replay: 'Replay', step: 'Step {step} / {steps}',
-    turn: 'Turn {n}', seat_turn: "{who}'s turn", first: 'First: {who}', setup_phase: 'Building',
+    turn: 'Turn {n}', seat_turn: '{whose} turn', first: 'First: {who}', setup_phase: 'Building',
     ph_build: 'Build phase', ph_battle: 'Battle phase',
     focus: 'Selected: ', clear_focus: 'Clear', matching: 'Actions with this selection', show_all_n: 'Show all ({n})', hide_group: 'Fold',
     pick_hint: 'Press a glowing place on the board to see only the actions that involve it.',
@@ -212,6 +213,7 @@ const TX = {
     s_counter_drive: 'Counter-drive {c}', s_attach: 'Attach {c} in square {n}', s_weapon_back: '{c} back to the hand',
     s_weapon_move: '{c} to square {n}', s_stealth: 'Stealth square {n}', s_unstealth: 'Un-stealth square {n}',
     s_declare_gb: 'Declare a G-blast in square {n}', s_grid_blast: 'Execute the G-blast of square {n}',
+    s_accept: 'Accept', s_end: 'End the turn', s_battle: 'To the battle phase',
     s_assault: 'Assault square {t} with square {a}', s_boost: 'Boost against square {t} with square {a}', s_direct: 'Direct with square {a}',
   },
 };
@@ -324,6 +326,15 @@ function weaponSquare(v, seat, slug) {
     if (st && st.weapons.some((w) => w.slug === slug)) return i + 1;
   }
   return null;
+}
+
+/** A seat as the owner of something: 「あなたの」「相手の」, "Your", "Opponent's", "P1's"
+ * (`lower` for the middle of an English sentence). */
+function whoseOf(seat, lower = false) {
+  const name = seatName(seat);
+  if (S.settings.lang === 'ja') return `${name}の`;
+  if (!isSpectator() && seat === me()) return lower ? 'your' : 'Your';
+  return `${name}'s`;
 }
 
 /** The seat whose decision is pending, or the bottom seat. */
@@ -459,10 +470,10 @@ export function actionText(action) {
     case 'boost': return tx('s_boost', { a: a[0], t: a[1] });
     case 'direct': return tx('s_direct', { a: a[0] });
     case 'surge': return tx('a_surge', { n: 3 * Number(a[0]) });
-    case 'accept': return tx('a_accept');
+    case 'accept': return tx('s_accept');
     case 'recharge': return tx('a_recharge', { c: c(a[0]) });
-    case 'battle': return tx('a_battle');
-    case 'end': return tx('a_end');
+    case 'battle': return tx('s_battle');
+    case 'end': return tx('s_end');
     case 'flip': return tx('vital_n', { n: a[0] });
     case 'effect': return `${tx('vital_effect')}: ${tx('vital_n', { n: a[0] })}`;
     case 'reload': return tx('a_reload', { c: c(a[0]) });
@@ -502,6 +513,7 @@ function promptText(v) {
 /** Which window of the turn a prompt belongs to (the stepper of the center strip). */
 function windowOf(v) {
   const p = v.pending;
+  if (v.outcome) return null;
   if (v.phase === 'setup') return 'setup';
   if (!p) return v.phase === 'battle' ? 'battle' : 'build';
   switch (p.prompt) {
@@ -705,7 +717,7 @@ function headEl(v, seat) {
   for (let i = 0; i < 3; i++) pips.push(h('i', { class: i < p.hidden_vitals ? 'on' : '' }));
   const turn = v.turn > 0 && v.turn_player === seat && !v.outcome;
   return h('div', { class: `tw-head ${mine ? 'mine' : 'theirs'}${turn ? ' turn' : ''}` },
-    h('div', { class: 'tw-head-name' }, seatLabel(seat), turn ? h('span', { class: 'tw-turn-dot', title: tx('seat_turn', { who: seatName(seat) }), text: '●' }) : null),
+    h('div', { class: 'tw-head-name' }, seatLabel(seat), turn ? h('span', { class: 'tw-turn-dot', title: tx('seat_turn', { whose: whoseOf(seat) }), text: '●' }) : null),
     h('div', { class: 'tw-pips', title: tx('vitals_left', { n: p.hidden_vitals }) }, pips, h('span', { text: tx('vitals_left', { n: p.hidden_vitals }) })),
     infoable(h('div', { class: 'tw-head-line', dataset: { ref: `hc:${seat}` } }, tx('hand_n', { n: p.hand.count })), { type: 'tw', what: 'hand', seat }),
     infoable(h('div', { class: 'tw-head-line muted' }, tx('aside_n', { n: p.aside.count })), { type: 'tw', what: 'aside', seat }));
@@ -717,7 +729,7 @@ function handRow(v, seat, bottom) {
   if (p.hand.cards) {
     for (const c of p.hand.cards) {
       const ref = `h:${seat}:${c.slug}`;
-      const el = h('div', { class: 'tw-hand-card', dataset: { ref, slug: c.slug } }, cardEl(c, { size: bottom ? 'h' : 's' }));
+      const el = h('div', { class: 'tw-hand-card', dataset: { ref, slug: c.slug } }, cardEl(c, { size: bottom ? 'h' : 'xs' }));
       infoable(el, { type: 'tw', what: 'card', card: c, seat, zone: 'hand' });
       box.append(el);
     }
@@ -737,15 +749,18 @@ function poolPanel(v, seat) {
   const stage = ctx.stage || 'hand';
   const left = stage === 'vitals' ? p.vitals.filter((x) => x.face === 'empty').length
     : stage === 'aside' ? Math.max(0, (v.config.jokers ? 4 : 3) - p.aside.count) : p.hand.count;
+  let suit = null;
   const cards = h('div', { class: 'tw-pool-cards' }, (p.pool.cards || []).map((c) => {
-    const el = h('div', { class: 'tw-pool-card', dataset: { ref: `p:${seat}:${c.slug}`, slug: c.slug } }, cardEl(c, { size: 's' }));
+    const el = h('div', { class: 'tw-pool-card', dataset: { ref: `p:${seat}:${c.slug}`, slug: c.slug } }, cardEl(c, { size: 'p' }));
+    if (suit !== null && suitOf(c) !== suit) el.classList.add('suit-gap');
+    suit = suitOf(c);
     return infoable(el, { type: 'tw', what: 'card', card: c, seat, zone: 'pool' });
   }));
   const aside = p.aside.cards && p.aside.cards.length
     ? h('div', { class: 'tw-pool-aside' }, h('span', { class: 'muted', text: `${tx('aside')}: ` }), p.aside.cards.map((c) => h('span', { class: `tw-mini suit-${suitOf(c)}`, text: c.label })))
     : null;
   return h('div', { class: 'tw-pool' },
-    h('div', { class: 'tw-pool-head' }, h('strong', { text: seat === me() && !isSpectator() ? tx('pool_title') : tx('where_pool', { who: seatName(seat) }) }),
+    h('div', { class: 'tw-pool-head' }, h('strong', { text: seat === me() && !isSpectator() ? tx('pool_title') : tx('where_pool', { whose: whoseOf(seat) }) }),
       h('span', { class: `tw-stage stage-${stage}`, text: tx(`stage_${stage}`, { n: left }) })),
     cards, aside);
 }
@@ -786,10 +801,10 @@ function attackLine(v) {
   const atk = unitAt(v, a.seat, a.attacker);
   const def = 1 - a.seat;
   let target;
-  if (a.type === 'direct' && !a.interrupter) target = tx('attack_target_v', { who: seatName(def) });
+  if (a.type === 'direct' && !a.interrupter) target = tx('attack_target_v', { whose: whoseOf(def, true) });
   else {
     const tgt = a.target ? unitAt(v, def, a.target) : { u: '', pow: '?' };
-    target = tx('attack_target_sq', { who: seatName(def), t: a.target ?? '?', u: tgt.u, pt: tgt.pow });
+    target = tx('attack_target_sq', { whose: whoseOf(def, true), t: a.target ?? '?', u: tgt.u, pt: tgt.pow });
   }
   const extra = [];
   if (a.surge_a) extra.push(tx('attack_surge_a', { n: 3 * a.surge_a }));
@@ -880,7 +895,7 @@ export function renderTopInfo(v) {
   if (v.phase === 'setup') parts.push(h('span', { class: 'ti-phase', text: tx('setup_phase') }));
   else {
     parts.push(h('span', { class: 'ti-turn', text: tx('turn', { n: v.turn }) }));
-    parts.push(h('span', { class: `ti-who ${v.turn_player === bottom ? 'mine' : 'theirs'}`, text: tx('seat_turn', { who: seatName(v.turn_player) }) }));
+    parts.push(h('span', { class: `ti-who ${v.turn_player === bottom ? 'mine' : 'theirs'}`, text: tx('seat_turn', { whose: whoseOf(v.turn_player) }) }));
     if (!v.outcome) parts.push(h('span', { class: 'ti-phase muted', text: tx(`ph_${v.phase}`) }));
   }
   if (v.first_player != null) parts.push(h('span', { class: 'ti-first muted', text: tx('first', { who: seatName(v.first_player) }) }));
@@ -916,13 +931,12 @@ function matching(v, legal) {
 
 function refName(ref, v) {
   const [kind, seat, x] = ref.split(':');
-  const who = seatName(Number(seat));
   switch (kind) {
     case 'b': { const u = unitAt(v, Number(seat), Number(x)).u; return `${tx('sq', { n: x })}${u ? ` ${u}` : ''}`; }
     case 'h': case 'p': return label(x);
     case 'c': return tx('charge_n', { n: x });
     case 'v': return tx('vital_n', { n: x });
-    case 'vg': return tx('where_vital', { who, n: '' }).trim();
+    case 'vg': return tx('where_vital', { whose: whoseOf(Number(seat)), n: '' }).trim();
     case 'surge': return tx('surge');
     case 'pile': return tx('pile');
     default: return ref;
@@ -1037,6 +1051,10 @@ function renderOps(v) {
   }
   kids.push(box);
   put(body, ...kids);
+  if (T.opsPid !== p.prompt_id) {
+    T.opsPid = p.prompt_id;
+    body.scrollTop = 0; // a new question starts at its top
+  }
 }
 
 /* ================================================================== selecting on the board */
@@ -1146,14 +1164,33 @@ function listFacts(title, cards, note) {
     cards.length ? list : null)];
 }
 
+/** Where a card lies now, as far as the view shows it ('' when it shows nowhere). */
+function locate(v, slug) {
+  for (const [seat, p] of v.players.entries()) {
+    const whose = whoseOf(seat);
+    const has = (cards) => !!cards && cards.some((c) => c && c.slug === slug);
+    if (has(p.hand.cards)) return tx('where_hand', { whose });
+    if (p.pool && has(p.pool.cards)) return tx('where_pool', { whose });
+    if (has(p.aside.cards)) return tx('where_aside', { whose });
+    if (has(p.surge)) return tx('where_surge', { whose });
+    if (has(p.storage)) return tx('where_storage', { whose });
+    for (const [i, c] of p.charge.entries()) if (c && c.slug === slug) return tx('where_charge', { whose, n: i + 1 });
+    for (const [i, c] of p.vitals.entries()) if (c && c.slug === slug) return tx('where_vital', { whose, n: i + 1 });
+    for (const [i, st] of p.battle.entries()) {
+      if (st && ((st.unit && st.unit.slug === slug) || has(st.frames) || has(st.weapons))) return tx('where_battle', { whose, n: i + 1 });
+    }
+  }
+  return '';
+}
+
 /** CARD INFORMATION for a place or card of the TWGP board, read again from the current view. */
 export function renderInfo(v, info) {
   const p = v.players[info.seat] || v.players[0];
-  const who = seatName(info.seat);
+  const whose = whoseOf(info.seat);
   switch (info.what) {
     case 'stack': {
       const st = p.battle[info.n - 1];
-      const where = tx('where_battle', { who, n: info.n });
+      const where = tx('where_battle', { whose, n: info.n });
       if (!st) return [h('div', { class: 'info-main wide' }, h('div', { class: 'info-name', text: tx('empty_sq') }), h('div', { class: 'info-where muted', text: where }))];
       const extra = [
         h('div', { class: 'info-where muted', text: where }),
@@ -1174,7 +1211,7 @@ export function renderInfo(v, info) {
     }
     case 'vital': {
       const vital = p.vitals[info.n - 1];
-      const where = tx('where_vital', { who, n: info.n });
+      const where = tx('where_vital', { whose, n: info.n });
       if (!vital || vital.face === 'empty') return [h('div', { class: 'info-main wide' }, h('div', { class: 'info-name', text: tx('empty_sq') }), h('div', { class: 'info-where muted', text: where }))];
       const status = vital.face === 'down' ? 'hidden' : vital.status;
       const extra = [h('div', { class: 'info-where muted', text: where }), h('div', { class: 'tw-info-pose', text: tx(`vs_${status}`) })];
@@ -1184,30 +1221,28 @@ export function renderInfo(v, info) {
     }
     case 'charge': {
       const card = p.charge[info.n - 1];
-      const where = tx('where_charge', { who, n: info.n });
+      const where = tx('where_charge', { whose, n: info.n });
       if (!card) return [h('div', { class: 'info-main wide' }, h('div', { class: 'info-name', text: tx('empty_sq') }), h('div', { class: 'info-where muted', text: where }))];
       if (!card.slug) return hiddenFacts(where);
       return cardFacts(card, [h('div', { class: 'info-where muted', text: where }), h('div', { class: 'info-where peek-note', text: tx('your_secret') })]);
     }
     case 'card': {
-      const extra = [];
-      if (info.zone === 'hand') extra.push(h('div', { class: 'info-where muted', text: tx('where_hand', { who }) }));
-      if (info.zone === 'pool') extra.push(h('div', { class: 'info-where muted', text: tx('where_pool', { who }) }));
-      return cardFacts(info.card, extra);
+      const where = locate(v, info.card.slug);
+      return cardFacts(info.card, where ? [h('div', { class: 'info-where muted', text: where })] : []);
     }
-    case 'surge': return listFacts(tx('where_surge', { who }), p.surge, tx('surge_note'));
-    case 'storage': return listFacts(tx('where_storage', { who }), p.storage, tx('storage_note'));
+    case 'surge': return listFacts(tx('where_surge', { whose }), p.surge, tx('surge_note'));
+    case 'storage': return listFacts(tx('where_storage', { whose }), p.storage, tx('storage_note'));
     case 'pile': return [h('div', { class: 'info-main wide' },
-      h('div', { class: 'info-name', text: tx('where_pile', { who }) }),
+      h('div', { class: 'info-name', text: tx('where_pile', { whose }) }),
       h('div', { class: 'info-count', text: tx('n_cards', { n: p.pile }) }),
       h('p', { class: 'info-sub', text: tx('pile_hidden') }))];
     case 'hand':
-      if (p.hand.cards) return listFacts(tx('where_hand', { who }), p.hand.cards);
-      return [h('div', { class: 'info-main wide' }, h('div', { class: 'info-name', text: tx('where_hand', { who }) }),
+      if (p.hand.cards) return listFacts(tx('where_hand', { whose }), p.hand.cards);
+      return [h('div', { class: 'info-main wide' }, h('div', { class: 'info-name', text: tx('where_hand', { whose }) }),
         h('div', { class: 'info-count', text: tx('n_cards', { n: p.hand.count }) }), h('p', { class: 'info-sub', text: tx('hand_hidden') }))];
     case 'aside':
-      if (p.aside.cards) return listFacts(tx('where_aside', { who }), p.aside.cards, tx('aside_note'));
-      return [h('div', { class: 'info-main wide' }, h('div', { class: 'info-name', text: tx('where_aside', { who }) }),
+      if (p.aside.cards) return listFacts(tx('where_aside', { whose }), p.aside.cards, tx('aside_note'));
+      return [h('div', { class: 'info-main wide' }, h('div', { class: 'info-name', text: tx('where_aside', { whose }) }),
         h('div', { class: 'info-count', text: tx('n_cards', { n: p.aside.count }) }), h('p', { class: 'info-sub', text: tx('aside_note') }))];
     default: return [];
   }
