@@ -13,7 +13,15 @@ from typing import Any
 
 import pytest
 
+from kessen.engine import registry
+from kessen.server.app import RULESETS
 from kessen.server.run import running
+
+# Register every ruleset the server offers now, before any test swaps the registry's table for
+# a patched copy (tests/web/test_history.py does): a ruleset first imported inside such a patch
+# would register into the copy only and be unknown once the patch is undone.
+for _name in RULESETS:
+    registry.get(_name)
 
 CHROMIUM = shutil.which("chromium") or (
     "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None

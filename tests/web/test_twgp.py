@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -393,43 +394,80 @@ def test_twgp_undo_redo_info_and_language(page: Any) -> None:
 # --- recorded TWGP matches ------------------------------------------------------------------
 
 
+RANDOM_SEEDS = (85, 45, 143)
+"""Random COM vs COM games in which every pose appears at once (random COMs declare G-blasts,
+the heuristic one does not)."""
+
+
+@dataclass
+class Recorded:
+    """A server with a match store: one heuristic TWGP game, random ones, one Kōbō match."""
+
+    url: str
+    heuristic: int
+    random: list[int]
+
+
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    """A server with a match store holding one finished TWGP game (COM vs COM) and one Kōbō
-    match; yields its URL and the TWGP match id."""
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recorded]:
     store = MatchStore(tmp_path_factory.mktemp("twgp-history") / "matches.sqlite3")
+    quick = {"quickStart": True}
     with running(pace=0.0, store=store) as url:
-        body = {"ruleset": "twgp", "mode": "com_vs_com", "seed": 3, "config": {"quickStart": True}}
-        assert httpx.post(f"{url}/api/games", json=body, timeout=10).status_code == 200
-        kobo = {"mode": "com_vs_com", "seed": 3, "decks": ["swarm", "tempo"]}
-        assert httpx.post(f"{url}/api/games", json=kobo, timeout=10).status_code == 200
-        deadline = time.monotonic() + 120
+        games = [{"ruleset": "twgp", "mode": "com_vs_com", "seed": 3, "config": quick}]
+        games += [
+            {"ruleset": "twgp", "mode": "com_vs_com", "com": "random", "seed": s, "config": quick}
+            for s in RANDOM_SEEDS
+        ]
+        games.append({"mode": "com_vs_com", "seed": 3, "decks": ["swarm", "tempo"]})
+        for body in games:
+            assert httpx.post(f"{url}/api/games", json=body, timeout=10).status_code == 200
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             rows = httpx.get(f"{url}/api/matches", timeout=10).json()["matches"]
-            if len(rows) == 2 and all(r["finished"] for r in rows):
+            if len(rows) == len(games) and all(r["finished"] for r in rows):
                 break
             time.sleep(0.3)
         else:
             raise AssertionError("the recorded games did not finish")
-        yield url, next(r["id"] for r in rows if r["ruleset"] == "twgp")
+        twgp = sorted((r["id"], r["players"]["0"]) for r in rows if r["ruleset"] == "twgp")
+        yield Recorded(
+            url,
+            heuristic=next(i for i, p in twgp if p == "heuristic"),
+            random=[i for i, p in twgp if p == "random"],
+        )
 
 
-def test_recorded_twgp_game_in_the_history_and_its_replay(
-    context: Any, recorded: tuple[str, int]
-) -> None:
-    url, match_id = recorded
+def replay_page(context: Any, url: str) -> tuple[Any, list[str]]:
+    """A page of ``url`` whose JavaScript errors are collected."""
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.set_default_timeout(20_000)
-    page.goto(f"{url}/#/matches")
+    page.goto(url)
+    return page, errors
+
+
+def seek(page: Any, step: int) -> None:
+    """Move the replay viewer's slider to ``step`` and wait until it is drawn."""
+    page.evaluate(f"document.querySelector('#rp-seek').value = '{step}'")
+    page.dispatch_event("#rp-seek", "input")
+    page.wait_for_function(f"() => window.kobo.replay.step === {step}")
+    settle(page)
+
+
+def test_recorded_twgp_game_in_the_history_and_its_replay(context: Any, recorded: Recorded) -> None:
+    match_id = recorded.heuristic
+    page, errors = replay_page(context, f"{recorded.url}/#/matches")
     row = f'#mh-list .mh-row[data-id="{match_id}"]'
     page.wait_for_selector(row)
     assert "TWGP" in page.inner_text(f"{row} .mh-decks")
+    assert page.locator("#mh-list .mh-row").count() == 2 + len(RANDOM_SEEDS)
     # The game filter lists TWGP games only.
     page.select_option("#f-game", "twgp")
-    page.wait_for_function("() => document.querySelectorAll('#mh-list .mh-row').length === 1")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#mh-list .mh-row').length === {1 + len(RANDOM_SEEDS)}"
+    )
     shot(page, "twgp_15_history_list")
 
     page.click(row)
@@ -441,13 +479,10 @@ def test_recorded_twgp_game_in_the_history_and_its_replay(
     page.click("#rp-next-turn")
     page.wait_for_function("() => window.kobo.replay.step > 0")
     page.click("#rp-seat [data-value='all']")
-    page.evaluate(f"document.querySelector('#rp-seek').value = '{steps}'")
-    page.dispatch_event("#rp-seek", "input")
-    page.wait_for_function(
-        f"() => window.kobo.replay.step === {steps} && !!window.kobo.view.outcome"
-    )
-    settle(page)
+    page.wait_for_function("() => window.kobo.replay.seat === 'all'")
+    seek(page, steps)
     final = view(page)
+    assert final["outcome"] is not None
     assert final["everything"] and final["players"][1]["hand"]["cards"] is not None
     assert "ゲーム終了" in page.inner_text("#tw-center")
     shot(page, "twgp_16_replay_end")
@@ -460,5 +495,47 @@ def test_recorded_twgp_game_in_the_history_and_its_replay(
     page.wait_for_function("() => !window.kobo.replay && !!window.kobo.view")
     live = view(page)
     assert live["ruleset"] == "twgp" and live["session"]["mode"] == "vs_com"
+    assert not errors, errors
+    page.close()
+
+
+def test_the_four_poses_stacks_and_vitals_on_the_board(context: Any, recorded: Recorded) -> None:
+    """A recorded position with a unit in each of the four poses (face up/down × upright/
+    sideways), stacks with frames and weapons, and lost vitals beside the vital effect."""
+    wanted = {"active", "save", "stealth", "gb"}
+    found = None
+    for match_id in recorded.random:
+        data = httpx.get(f"{recorded.url}/api/matches/{match_id}/replay?seat=0", timeout=30).json()
+        for step, v in enumerate(data["views"]):
+            stacks = [s for p in v["players"] for s in p["battle"] if s]
+            poses = {s["pose"] for s in stacks}
+            vitals = {x.get("status") for p in v["players"] for x in p["vitals"]}
+            if (
+                wanted <= poses
+                and any(s["weapons"] for s in stacks)
+                and any(s["frames"] for s in stacks)
+                and "lost" in vitals
+            ):
+                found = (match_id, step)
+                break
+        if found:
+            break
+    assert found, "no recorded position shows every pose"
+    match_id, step = found
+    page, errors = replay_page(context, f"{recorded.url}/#/matches/{match_id}")
+    page.wait_for_function("() => !!(window.kobo.replay && window.kobo.view)")
+    seek(page, step)
+    for pose in wanted:
+        assert page.locator(f"#tw-board .tw-bsq.pose-{pose}").count() >= 1, pose
+    assert page.locator("#tw-board .tw-stack.pose-save, #tw-board .tw-stack.pose-gb").count() >= 2
+    assert page.locator("#tw-board .tw-weapon").count() >= 1
+    assert page.locator("#tw-board .tw-frame-shadow").count() >= 1
+    assert page.locator("#tw-board .tw-vsq.v-lost").count() >= 1
+    assert page.locator("#tw-board .tw-vsq.v-effect").count() == 1
+    assert page.locator("#tw-board .tw-gb-mark").count() >= 1
+    shot(page, "twgp_17_four_poses")
+    # CARD INFORMATION names the pose of a sideways face-down (G-blast) stack.
+    page.click("#tw-board .tw-bsq.pose-gb")
+    assert "グリッド・ブラスト宣言中" in page.inner_text("#cardinfo-body")
     assert not errors, errors
     page.close()
