@@ -123,3 +123,34 @@ def test_com_reasons_are_valid_json_even_without_a_value() -> None:
     import json
 
     json.loads(json.dumps(out, allow_nan=False))
+
+
+def test_com_reasons_name_no_card_hidden_from_the_reader_in_twgp() -> None:
+    """TWGP's COM builds in secret and summons face down: the other seat reads its choice with
+    the hidden card as ``…``, COM's own seat (and everyone once all is shown) reads it whole;
+    a card COM puts face up stays named."""
+    session = Session.create("twgp", {}, 6, "vs_com", "heuristic", 0.0)
+    masked: set[str] = set()
+    named: set[str] = set()
+    for _ in range(400):
+        pending = session.live.pending
+        if pending is None or (masked >= {"vital", "aside", "hand"} and named):
+            break
+        if pending.seat == 0:
+            legal = session.live.legal_actions()
+            closers = [a for a in legal if str(a) in ("done", "battle", "end", "accept")]
+            session.act(0, pending.prompt_id, str((closers or legal)[0]))
+            continue
+        action = session.com_step()
+        assert action is not None
+        why = session.view_for(0, "ja", False)["com_why"]
+        own = session.view_for(1, "ja", False)["com_why"]
+        assert own["action"] == str(action)
+        words = str(action).split()
+        if words[0] in ("vital", "aside", "hand", "stealth-drive", "recharge", "reload"):
+            assert why["action"] == " ".join([words[0], "…", *words[2:]]), why
+            masked.add(words[0])
+        elif words[0] in ("charge-drive", "attach", "power-drive"):
+            assert why["action"] == str(action)
+            named.add(words[0])
+    assert masked >= {"vital", "aside", "hand"} and named, (masked, named)

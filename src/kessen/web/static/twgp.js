@@ -239,7 +239,7 @@ const T = {
   prevSigs: new Map(),
 };
 
-const DIRECT_PROMPTS = new Set(['build', 'vital', 'effect', 'recharge']);
+const DIRECT_PROMPTS = new Set(['build', 'setup', 'vital', 'effect', 'recharge']);
 const GROUP_FOLD = 8;
 const GROUPS = ['flow', 'build', 'vital', 'charge', 'summon', 'weapon', 'pose', 'attack', 'surge', 'other'];
 const GROUP_OF = {
@@ -1205,7 +1205,11 @@ export function renderInfo(v, info) {
       }
       extra.push(h('div', { class: 'tw-info-list' }, `${tx('weapons')}：`, st.weapons.length ? st.weapons.map((w) => h('span', { class: `tw-mini suit-${suitOf(w)}`, text: w.label })) : tx('none')));
       extra.push(h('div', { class: 'tw-info-list' }, `${tx('frames')}：`, st.frames.length ? st.frames.map((f) => h('span', { class: `tw-mini suit-${suitOf(f)}`, text: f.label })) : tx('none')));
-      if (!st.unit) return hiddenFacts(where, tx('face_down_hidden')).map((x, i) => (i === 1 ? (x.append(...extra.slice(1)), x) : x));
+      if (!st.unit) {
+        const [face, main] = hiddenFacts(where);
+        main.append(...extra.slice(1));
+        return [face, main];
+      }
       if (st.face === 'down') extra.push(h('div', { class: 'info-where peek-note', text: info.seat === me() && !isSpectator() ? tx('your_secret') : tx('public_down') }));
       return cardFacts(st.unit, extra);
     }
@@ -1260,9 +1264,10 @@ export function detectEnd(prev, v) {
 function showGameOver(v) {
   if (!v || !v.outcome) return;
   const o = v.outcome;
-  const ends = v.log.filter((e) => e.kind === 'game_over');
-  const line = ends.length ? ends[ends.length - 1].text : '';
   const draw = o.winner == null || o.winner < 0;
+  // The deciding exchange (or, for a draw, why nobody won).
+  const ends = v.log.filter((e) => e.kind === (draw ? 'game_over' : 'result'));
+  const line = ends.length ? ends[ends.length - 1].text : '';
   const win = !draw && !isSpectator() && o.winner === me();
   const box = h('div', { class: `modal match-over tw-over ${draw ? 'tie' : win ? 'win' : isSpectator() ? 'neutral' : 'lose'}`, role: 'dialog' },
     h('div', { class: 'modal-kicker', text: `${tx('title')} · ${tx('over')}` }),
