@@ -29,7 +29,8 @@ const TX = {
     posed_active: '表向き・タテ置き：攻撃を宣言できる', posed_save: '表向き・ヨコ置き：行動済み',
     posed_stealth: '裏向き・タテ置き：潜伏中（ロックオンされない）', posed_gb: '裏向き・ヨコ置き：グリッド・ブラスト宣言中',
     vs_hidden: '有効（裏タテ）', vs_lost: '失効（表ヨコ）', vs_effect: 'ヴァイタル効果（表タテ）',
-    effect_tag: '効果', lost_tag: '失効', attacker: '攻撃', target: '標的', interrupter: '割り込み',
+    effect_tag: '効果', lost_tag: '失効', cache_tag: '残したウェポン', cache_note: 'ユニットが捨札になっても残したウェポン。次にこのマスに置く自分のユニットのものになります。',
+    zero_tag: '裏ヴァイタル0：次のダメージで負け', zero_note: '裏置きのヴァイタルが尽きました。次のターン以降にダメージを受けると負けます。', attacker: '攻撃', target: '標的', interrupter: '割り込み',
     frames: 'フレーム', weapons: 'ウェポン', pow: 'パワー', base: '基本パワー', gb_turn: 'ターン{n}に宣言',
     w_setup: '構築', w_build: 'ビルド', w_battle: 'バトル', w_response: '応答', w_damage: 'ダメージ',
     vital_effect: 'ヴァイタル効果', no_effect: 'なし', effect_inert: '（変則ルールがオフのため効果なし）',
@@ -130,7 +131,8 @@ const TX = {
     posed_active: 'Face up, upright: may declare attacks', posed_save: 'Face up, sideways: has acted',
     posed_stealth: 'Face down, upright: stealthed (cannot be locked on)', posed_gb: 'Face down, sideways: a declared G-blast',
     vs_hidden: 'Valid (face down, upright)', vs_lost: 'Lost (face up, sideways)', vs_effect: 'The vital effect (face up, upright)',
-    effect_tag: 'Effect', lost_tag: 'Lost', attacker: 'Attacker', target: 'Target', interrupter: 'Interrupter',
+    effect_tag: 'Effect', lost_tag: 'Lost', cache_tag: 'Weapons left', cache_note: 'Weapons kept in the square after their unit was discarded; the next own unit placed here takes them.',
+    zero_tag: 'No hidden vitals: next damage loses', zero_note: 'The face-down vitals are gone. Damage in a later turn loses the game.', attacker: 'Attacker', target: 'Target', interrupter: 'Interrupter',
     frames: 'Frames', weapons: 'Weapons', pow: 'Power', base: 'Base power', gb_turn: 'declared on turn {n}',
     w_setup: 'Setup', w_build: 'Build', w_battle: 'Battle', w_response: 'Response', w_damage: 'Damage',
     vital_effect: 'Vital effect', no_effect: 'none', effect_inert: '(the variant is off: no effect)',
@@ -606,6 +608,14 @@ function stackEl(v, seat, n, st) {
 function battleSquare(v, seat, n, st) {
   const ref = `b:${seat}:${n}`;
   const sq = h('div', { class: 'tw-sq tw-bsq', dataset: { ref, zone: 'battle', seat, square: n } }, squareNo(n));
+  const cached = (v.players[seat].cache && v.players[seat].cache[n - 1]) || [];
+  if (!st && cached.length) {
+    // Switch weaponCache: weapons left in an emptied square for the next unit placed there.
+    sq.classList.add('cached');
+    sq.append(h('div', { class: 'tw-cache', title: tx('cache_note') },
+      h('span', { class: 'tw-tag cache', text: tx('cache_tag') }),
+      h('div', null, cached.map((w) => h('span', { class: `tw-mini suit-${suitOf(w)}`, text: w.label })))));
+  }
   if (st) {
     sq.classList.add('filled', `pose-${st.pose}`);
     if (st.role) sq.classList.add(`role-${st.role}`);
@@ -720,7 +730,8 @@ function headEl(v, seat) {
     h('div', { class: 'tw-head-name' }, seatLabel(seat), turn ? h('span', { class: 'tw-turn-dot', title: tx('seat_turn', { whose: whoseOf(seat) }), text: '●' }) : null),
     h('div', { class: 'tw-pips', title: tx('vitals_left', { n: p.hidden_vitals }) }, pips, h('span', { text: tx('vitals_left', { n: p.hidden_vitals }) })),
     infoable(h('div', { class: 'tw-head-line', dataset: { ref: `hc:${seat}` } }, tx('hand_n', { n: p.hand.count })), { type: 'tw', what: 'hand', seat }),
-    infoable(h('div', { class: 'tw-head-line muted' }, tx('aside_n', { n: p.aside.count })), { type: 'tw', what: 'aside', seat }));
+    infoable(h('div', { class: 'tw-head-line muted' }, tx('aside_n', { n: p.aside.count })), { type: 'tw', what: 'aside', seat }),
+    p.zero_turn != null && !v.outcome ? h('div', { class: 'tw-head-line tw-zero', title: tx('zero_note'), text: tx('zero_tag') }) : null);
 }
 
 function handRow(v, seat, bottom) {
