@@ -8,7 +8,7 @@
 // and a click on a place narrows the offered choices to those that involve it.
 
 import {
-  S, h, put, t, $, $$, fetchJson, seatName, seatLabel, me, isSpectator, isMyPrompt, online,
+  S, h, put, $, $$, fetchJson, seatName, seatLabel, me, isSpectator, isMyPrompt, online,
   choose, infoable, openOverlay, closeOverlay, playAgain, leaveGame, scheduleRender,
 } from './app.js';
 
