@@ -34,6 +34,8 @@ def _finish(state: TwgpState, seat: int, pile_top_first: list[int] | None) -> No
         pile.extend(reversed(pile_top_first))
     pool.clear()
     hand = state.zone(seat, HAND)
+    # The private part is merged over the public one for its owner: its keys must differ from
+    # the public ones (``hand`` is the count every reader sees, ``hand_cards`` the cards).
     log(
         state,
         "built",
@@ -43,7 +45,7 @@ def _finish(state: TwgpState, seat: int, pile_top_first: list[int] | None) -> No
         private_to=seat,
         private={
             "vitals": slugs(_vitals(state, seat)),
-            "hand": slugs(hand),
+            "hand_cards": slugs(hand),
             "aside": slugs(state.zone(seat, ASIDE)),
         },
     )

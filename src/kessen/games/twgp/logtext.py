@@ -49,10 +49,7 @@ Render = Callable[[_Words, Entry], str]
 
 
 _R: dict[str, Render] = {
-    "built": lambda w, e: w.say(
-        f"{w.who(e['seat'])}は構築を終えた（手札{e['hand']}枚・山札{e['pile']}枚）。",
-        f"{w.who(e['seat'])} finished building ({e['hand']} in hand, {e['pile']} in the pile).",
-    ),
+    "built": lambda w, e: _built(w, e),
     "deal": lambda w, e: w.say(
         f"先攻は{w.who(e['first'])}。", f"{w.who(e['first'])} will play first."
     ),
@@ -232,6 +229,30 @@ def _paren_list(w: _Words, e: Entry) -> str:
     if "cards" not in e:
         return ""
     return f"（{w.cards(e['cards'])}）" if w.ja else f" ({w.cards(e['cards'])})"
+
+
+def _built(w: _Words, e: Entry) -> str:
+    """The counts every reader sees; then, for the builder (or a reader of everything), the
+    build itself: the starting hand, the vitals and the cards set aside."""
+    counts = w.say(
+        f"{w.who(e['seat'])}は構築を終えた（手札{e['hand']}枚・山札{e['pile']}枚）。",
+        f"{w.who(e['seat'])} finished building ({e['hand']} in hand, {e['pile']} in the pile).",
+    )
+    parts = [
+        (key, ja, en)
+        for key, ja, en in (
+            ("hand_cards", "手札", "hand"),
+            ("vitals", "ヴァイタル", "vitals"),
+            ("aside", "ゲーム外", "set aside"),
+        )
+        if key in e
+    ]
+    if not parts:
+        return counts
+    if w.ja:
+        return counts + "、".join(f"{ja}：{w.cards(e[key])}" for key, ja, _ in parts) + "。"
+    text = "; ".join(f"{en}: {w.cards(e[key])}" for key, _, en in parts)
+    return f"{counts} {text[0].upper()}{text[1:]}."
 
 
 def _reload(w: _Words, e: Entry) -> str:
