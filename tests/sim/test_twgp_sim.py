@@ -86,6 +86,7 @@ def test_a_twgp_game_summary_has_turns_first_player_and_facts() -> None:
     assert set(game["facts"]) == set(TWGP_FACTS_HELP)
     full = [e.visible(None, everything=True) for e in state.log_events()]
     assert game["facts"] == twgp_facts(full)
+    assert game["turns"] == sum(1 for e in full if e["kind"] == "turn")  # turn 1 = first player's
     assert game["facts"]["vitals_lost"] >= 3 and game["facts"]["directs"] >= 1
     assert record.decks is None
 
