@@ -25,6 +25,7 @@ const I18N = {
     mode: '対戦モード', mode_vs_com: '対COM', mode_com_vs_com: 'COM同士',
     mode_hint_vs: 'あなたは下側を操作します。COMの手札と伏せ罠は見えません。',
     mode_hint_cc: '両者をCOMが操作し、マッチ終了まで観戦します（下側の視点）。',
+    mode_hint_cc_twgp: '両者をCOMが操作し、ゲーム終了まで観戦します（下側の視点）。',
     deck_you: 'あなたのデッキ', deck_opp: '相手（COM）のデッキ',
     deck_p1: '下側（P1）のデッキ', deck_p2: '上側（P2）のデッキ',
     view_list: 'デッキリストを見る', close: '閉じる',
@@ -38,7 +39,7 @@ const I18N = {
     log_title: '攻防連鎖', history_title: '対戦履歴', ops_title: '操作',
     you: 'あなた', opp: '相手', com_suffix: '（COM）',
     game_no: '第{n}ゲーム', best_of: '{n}本勝負', turn: 'ターン{n}', first: '先攻：{who}',
-    seat_turn: '{who}のターン', standby_phase: 'スタンバイフェイズ',
+    seat_turn: '{whose}ターン', standby_phase: 'スタンバイフェイズ',
     passes: 'パス {n}回', remaining: '罠・戦術 残り{n}',
     battle_area: 'バトルエリア', strategy_area: '作戦エリア',
     negates_n: '連鎖{n}を無効', pile_main: 'メイン', pile_tactics: '戦術', pile_retreat: '撤退', pile_excluded: '除外',
@@ -50,8 +51,8 @@ const I18N = {
     base_lv: '元Lv', cur_lv: '攻撃力', printed_lv: '印刷Lv', limited: '制限', chain_again: '連続発動',
     deck_list_public: 'デッキリスト（公開情報。順序は非公開）', left_in_deck: '残り {n}枚',
     pile_empty: 'カードはありません。', attacking: '攻撃中', targeted: '攻撃対象', chosen: '攻撃に参加',
-    text_title: '本文', where_battle: '{who}のバトルエリア {n}番', where_strategy: '{who}の作戦エリア {n}番',
-    where_hand: '{who}の手札', where_reveal: '{who}の公開カード', where_chain: '連鎖{n}',
+    text_title: '本文', where_battle: '{whose}バトルエリア {n}番', where_strategy: '{whose}作戦エリア {n}番',
+    where_hand: '{whose}手札', where_reveal: '{whose}公開カード', where_chain: '連鎖{n}',
     processing: '処理中', revealed: '公開中', last_exchange: '直前の攻防',
     waiting_opp: '相手の応答を待っています…', opp_thinking: '相手（COM）が考えています…',
     waiting_seat: '{who}の選択を待っています…', your_move: 'あなたの番です', your_response: 'あなたの応答です',
@@ -126,6 +127,10 @@ const I18N = {
     rp_start: '開始時の局面', rp_move: '{who}：{action}',
     rp_continue: 'この局面から対戦', rp_continue_note: 'あなた：{seat} ／ 相手：COM（{com}）', seat_viewing: 'P{n}（視点）',
     rp_continue_over: 'この局面ではマッチが終わっています。',
+    // The same texts for a record of single games (TWGP: no best-of match): history.js `rt`.
+    rp_all_locked_game: '「すべて」はゲーム終了後に選べます。', rp_all_why_game: '非公開のカードを守るため、「すべて」はゲーム終了後に選べます。',
+    rp_seat_locked_game: '対戦中のCOMの視点は見られません（手札が見えてしまうため）。',
+    rp_continue_over_game: 'この局面ではゲームが終わっています。',
     err_replay: 'リプレイを開けません', err_continue: 'この局面から始められません', err_history: '対戦記録を読み込めません',
     why_title: 'COMの判断', show_why: 'COMの判断を表示', why_none: 'COMはまだ判断していません。',
     why_chose: '選んだ手', why_hidden: 'COMの手札に関わる判断のため候補は非表示',
@@ -144,6 +149,7 @@ const I18N = {
     mode: 'Mode', mode_vs_com: 'vs COM', mode_com_vs_com: 'COM vs COM',
     mode_hint_vs: "You play the bottom seat. COM's hands and face-down traps stay hidden.",
     mode_hint_cc: "COM plays both seats; watch the match to the end (bottom seat's view).",
+    mode_hint_cc_twgp: "COM plays both seats; watch the game to the end (bottom seat's view).",
     deck_you: 'Your deck', deck_opp: "Opponent's (COM) deck",
     deck_p1: 'Bottom (P1) deck', deck_p2: 'Top (P2) deck',
     view_list: 'View deck list', close: 'Close',
@@ -157,7 +163,7 @@ const I18N = {
     log_title: 'Chain log', history_title: 'Match history', ops_title: 'Actions',
     you: 'You', opp: 'Opponent', com_suffix: ' (COM)',
     game_no: 'Game {n}', best_of: 'Best of {n}', turn: 'Turn {n}', first: 'First: {who}',
-    seat_turn: "{who}'s turn", standby_phase: 'Standby phase',
+    seat_turn: '{whose} turn', standby_phase: 'Standby phase',
     passes: 'Passes: {n}', remaining: 'Traps+tactics: {n}',
     battle_area: 'Battle area', strategy_area: 'Strategy area',
     negates_n: 'negates {n}', pile_main: 'Main', pile_tactics: 'Tactics', pile_retreat: 'Retreat', pile_excluded: 'Excluded',
@@ -169,8 +175,8 @@ const I18N = {
     base_lv: 'Base Lv', cur_lv: 'Lv', printed_lv: 'Printed Lv', limited: 'Limited', chain_again: 'Consecutive',
     deck_list_public: 'Deck list (public; the order is hidden)', left_in_deck: '{n} cards left',
     pile_empty: 'No cards.', attacking: 'Attacking', targeted: 'Target', chosen: 'Attacker',
-    text_title: 'Card text', where_battle: "{who} battle slot {n}", where_strategy: "{who} strategy slot {n}",
-    where_hand: "{who} hand", where_reveal: "{who} revealed cards", where_chain: 'Link {n}',
+    text_title: 'Card text', where_battle: '{whose} battle slot {n}', where_strategy: '{whose} strategy slot {n}',
+    where_hand: '{whose} hand', where_reveal: '{whose} revealed cards', where_chain: 'Link {n}',
     processing: 'Processing', revealed: 'Revealed', last_exchange: 'Last exchange',
     waiting_opp: "Waiting for the opponent's response…", opp_thinking: 'COM is thinking…',
     waiting_seat: 'Waiting for {who}…', your_move: 'Your move', your_response: 'Your response',
@@ -245,6 +251,9 @@ const I18N = {
     rp_start: 'The opening position', rp_move: '{who}: {action}',
     rp_continue: 'Play on from here', rp_continue_note: 'You: {seat} · opponent: COM ({com})', seat_viewing: 'P{n} (view)',
     rp_continue_over: 'The match is over at this step.',
+    rp_all_locked_game: '"All" opens once the game is over.', rp_all_why_game: '"All" opens once the game is over: hidden cards stay hidden until then.',
+    rp_seat_locked_game: "A COM seat's view stays closed while the game is on (it would show its hand).",
+    rp_continue_over_game: 'The game is over at this step.',
     err_replay: 'Cannot open the replay', err_continue: 'Cannot start from this step', err_history: 'Cannot load the recorded matches',
     why_title: "COM's reasoning", show_why: "Show COM's reasoning", why_none: 'COM has not decided anything yet.',
     why_chose: 'Chose', why_hidden: "Candidates hidden: they would reveal COM's cards",
@@ -411,6 +420,16 @@ function seatName(seat) {
   if (seat == null || seat < 0) return '?';
   if (isSpectator()) return `P${seat + 1}`;
   return seat === me() ? t('you') : t('opp');
+}
+
+/** A seat as the owner of something, for any ruleset: 「あなたの」「相手の」「P1の」, "Your",
+ * "Opponent's", "P1's" (`lower` for the middle of an English sentence). Texts put it where a
+ * possessive goes (`{whose} turn`): appending "'s" to a seat name would make "You's". */
+function whoseOf(seat, lower = false) {
+  const name = seatName(seat);
+  if (S.settings.lang === 'ja') return `${name}の`;
+  if (!isSpectator() && seat === me()) return lower ? 'your' : 'Your';
+  return `${name}'s`;
 }
 
 function seatLabel(seat) {
@@ -694,7 +713,7 @@ function renderStart() {
   $('#start-tagline').textContent = twgp ? TW.tx('tagline') : t('tagline');
   document.body.dataset.game = game;
   if (mode === 'vs_com') $('#mode-hint').textContent = twgp ? t('mode_hint_vs_twgp') : t('mode_hint_vs');
-  else $('#mode-hint').textContent = t('mode_hint_cc');
+  else $('#mode-hint').textContent = twgp ? t('mode_hint_cc_twgp') : t('mode_hint_cc');
   const levels = (S.meta.rulesets[game] && S.meta.rulesets[game].com_levels) || ['heuristic'];
   const comSel = $('#com-level');
   const curCom = levels.includes(comSel.value) ? comSel.value : (levels.includes('heuristic') ? 'heuristic' : levels[levels.length - 1]);
@@ -991,7 +1010,7 @@ function renderTopbar(v) {
   if (v.turn === 0) parts.push(h('span', { class: 'ti-phase', text: t('standby_phase') }));
   else {
     parts.push(h('span', { class: 'ti-turn', text: t('turn', { n: v.turn }) }));
-    parts.push(h('span', { class: `ti-who ${v.turn_player === bottom ? 'mine' : 'theirs'}`, text: t('seat_turn', { who: seatName(v.turn_player) }) }));
+    parts.push(h('span', { class: `ti-who ${v.turn_player === bottom ? 'mine' : 'theirs'}`, text: t('seat_turn', { whose: whoseOf(v.turn_player) }) }));
   }
   parts.push(h('span', { class: 'ti-first muted', text: t('first', { who: seatName(v.first_player) }) }));
   if (v.session.mode === 'com_vs_com' || replay) parts.push(h('span', { class: 'ti-step muted', text: t('step', { step: v.history.step, steps: v.history.steps }) }));
@@ -1135,7 +1154,7 @@ function renderPiles(v, seat) {
     h('span', { class: 'side-deck muted', text: p.deck.name }),
     h('span', { class: `side-pass${p.passes >= 2 ? ' warn' : ''}`, text: t('passes', { n: p.passes }) }),
     h('span', { class: 'side-rem muted', text: t('remaining', { n: p.remaining }) }),
-    v.turn_player === seat && v.turn > 0 ? h('span', { class: 'side-turn', title: t('seat_turn', { who: seatName(seat) }), text: '●' }) : null);
+    v.turn_player === seat && v.turn > 0 ? h('span', { class: 'side-turn', title: t('seat_turn', { whose: whoseOf(seat) }), text: '●' }) : null);
   const grid = h('div', { class: 'pile-grid' },
       pile('main', p.main_deck, back(p.main_deck), t('pile_main')),
       pile('tactics', p.tactics_deck, back(p.tactics_deck), t('pile_tactics')),
@@ -1772,11 +1791,11 @@ function renderInfo() {
 }
 
 function where(info) {
-  const who = seatName(info.seat);
+  const whose = whoseOf(info.seat);
   switch (info.zone) {
-    case 'battle': return t('where_battle', { who, n: info.slot });
-    case 'strategy': return t('where_strategy', { who, n: info.slot });
-    case 'reveal': return t('where_reveal', { who });
+    case 'battle': return t('where_battle', { whose, n: info.slot });
+    case 'strategy': return t('where_strategy', { whose, n: info.slot });
+    case 'reveal': return t('where_reveal', { whose });
     case 'chain': return t('where_chain', { n: info.link });
     default: return '';
   }
@@ -2104,7 +2123,7 @@ window.kobo = {
 };
 
 export {
-  S, I18N, h, put, t, $, $$, fetchJson, toast, showScreen, scheduleRender, cat, seatName, actionText,
+  S, I18N, h, put, t, $, $$, fetchJson, toast, showScreen, scheduleRender, cat, seatName, whoseOf, actionText,
   beginGame, leaveGame, resumeGame, disconnect, closeOverlay, saveSettings, levelName,
   seatLabel, me, isSpectator, isMyPrompt, online, choose, infoable, openOverlay, playAgain,
   rulesetOf, isOver, promptLabel, anyActionText,

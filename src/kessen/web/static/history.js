@@ -224,6 +224,22 @@ export function bindHistory() {
 
 /* ================================================================== the replay viewer */
 
+/** Whether `ruleset` plays matches (Kōbō: best of N games) rather than single games (TWGP):
+ * a ruleset whose config has no `best_of` plays one game at a time. */
+function playsMatches(ruleset) {
+  const meta = S.meta && S.meta.rulesets && S.meta.rulesets[ruleset];
+  return meta ? 'best_of' in (meta.default_config || {}) : ruleset === 'kobo';
+}
+
+/** A text of the viewer in the words of the open record's ruleset: a record of single games
+ * reads `<key>_game` ("the game is over") where a match reads `<key>` ("the match is over"). */
+function rt(key, params) {
+  const R = S.replay;
+  const own = `${key}_game`;
+  const ruleset = (R && R.info.match.ruleset) || 'kobo';
+  return !playsMatches(ruleset) && I18N.ja[own] ? t(own, params) : t(key, params);
+}
+
 export async function openReplay(id, opts = {}) {
   let info;
   try {
@@ -483,8 +499,8 @@ function buildPanel(R) {
       type: 'button', class: 'chip', text, title, dataset: { value: String(value) }, onclick: () => on(value),
     })));
   const seatItems = [['0', t('seat_p1')], ['1', t('seat_p2')], ['all', t('seat_all')]]
-    .map(([value, text]) => [value, text, info.seats.includes(value) ? '' : value === 'all' ? t('rp_all_why') : t('rp_seat_locked')]);
-  const lockNote = !info.seats.includes('all') ? t('rp_all_locked') : '';
+    .map(([value, text]) => [value, text, info.seats.includes(value) ? '' : value === 'all' ? rt('rp_all_why') : rt('rp_seat_locked')]);
+  const lockNote = !info.seats.includes('all') ? rt('rp_all_locked') : '';
   return h('div', { class: 'rp' },
     h('div', { class: 'rp-head' },
       h('span', { class: 'rp-id', text: `#${m.id}` }),
@@ -553,7 +569,7 @@ export function updatePanel() {
   const seat = R.seat === 'all' ? 0 : Number(R.seat);
   const level = R.info.continue_com ? R.info.continue_com[String(seat)] : 'heuristic';
   $('#rp-continue-note').textContent = over
-    ? t('rp_continue_over')
+    ? rt('rp_continue_over')
     : t('rp_continue_note', { seat: `P${seat + 1}`, com: levelName(level) });
 }
 

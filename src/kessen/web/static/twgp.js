@@ -8,7 +8,7 @@
 // and a click on a place narrows the offered choices to those that involve it.
 
 import {
-  S, h, put, $, $$, fetchJson, seatName, seatLabel, me, isSpectator, isMyPrompt, online,
+  S, h, put, $, $$, fetchJson, seatName, seatLabel, whoseOf, me, isSpectator, isMyPrompt, online,
   choose, infoable, openOverlay, closeOverlay, playAgain, leaveGame, scheduleRender,
 } from './app.js';
 
@@ -328,15 +328,6 @@ function weaponSquare(v, seat, slug) {
     if (st && st.weapons.some((w) => w.slug === slug)) return i + 1;
   }
   return null;
-}
-
-/** A seat as the owner of something: 「あなたの」「相手の」, "Your", "Opponent's", "P1's"
- * (`lower` for the middle of an English sentence). */
-function whoseOf(seat, lower = false) {
-  const name = seatName(seat);
-  if (S.settings.lang === 'ja') return `${name}の`;
-  if (!isSpectator() && seat === me()) return lower ? 'your' : 'Your';
-  return `${name}'s`;
 }
 
 /** The seat whose decision is pending, or the bottom seat. */
