@@ -247,20 +247,15 @@ def test_evaluation_is_a_probability_and_scores_a_finished_game() -> None:
 
 def test_damage_reloads_are_capped_for_the_search() -> None:
     """After RELOAD_CAP reloads in one damage routine the heuristic answers (it never reloads)."""
-    reload = Action.of("reload", "s9")
-    done = Action.of("done")
-    view: Json = {
-        "viewer": 0,
-        "players": [{"vitals": []}, {"vitals": []}],
-        "pending": {"seat": 0, "prompt": "damage", "context": {"finished": [], "current": None}},
-        "attack": None,
-        "config": {},
-        "log": [{"kind": "vital_lost", "seat": 0}],
-    }
-    legal: Sequence[Action] = [reload, done]
+    s = board(Side(battle=["s5"]), Side(hand=["h9", "h8"], pile=["h5", "h6", "h7"]))
+    play(s, "battle", "direct 1", "accept", "flip 1")
+    assert s.pending is not None and s.pending.prompt == "damage"
+    view, legal = s.view(1), s.legal_actions()
+    assert Action.of("reload", "h9") in legal
     assert routine(view, legal) is None  # the search decides
-    view["log"] += [{"kind": "reload", "seat": 0}] * RELOAD_CAP
-    assert routine(view, legal) == done
+    reloads = [{"kind": "reload", "seat": 1}] * RELOAD_CAP
+    answer = routine({**view, "log": view["log"] + reloads}, legal)
+    assert answer in legal and answer is not None and answer.verb != "reload"
 
 
 # --- (c) whole games ---------------------------------------------------------------------------
