@@ -552,7 +552,7 @@ def _load_replays(path: Path) -> list[Replay]:
 
 def _shown_action(action_text: str, actor: int, viewer: int | None, ruleset: str = RULESET) -> str:
     """The action as ``viewer`` may see it: another seat's secret choices are hidden (the
-    ruleset's secret verbs: :data:`kessen.store.html_replay.SECRET_VERBS`)."""
+    ruleset's ``secret_action``)."""
     return shown_action(action_text, actor, viewer, ruleset)
 
 

@@ -87,7 +87,7 @@ def test_the_script_parses(page: tuple[str, Any], tmp_path: Path) -> None:
 
 
 def test_secret_choices_are_hidden_from_the_other_seat() -> None:
-    assert html_replay.shown_action("take power-surge", 1, 0) == "take …"
-    assert html_replay.shown_action("take power-surge", 1, 1) == "take power-surge"
-    assert html_replay.shown_action("pick 2", 1, 0) == "pick 2"
-    assert html_replay.shown_action("pick oni-warlord", 0, None) == "pick oni-warlord"
+    assert html_replay.shown_action("take power-surge", 1, 0, "kobo") == "take …"
+    assert html_replay.shown_action("take power-surge", 1, 1, "kobo") == "take power-surge"
+    assert html_replay.shown_action("pick 2", 1, 0, "kobo") == "pick 2"
+    assert html_replay.shown_action("pick oni-warlord", 0, None, "kobo") == "pick oni-warlord"

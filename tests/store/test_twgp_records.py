@@ -12,12 +12,13 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.replay import Replay
 from kessen.games.twgp.cards import is_slug
 from kessen.sim.commands import mount
 from kessen.store import MatchStore, exchange, html_replay
-from kessen.store.html_replay import SECRET_VERBS, shown_action
+from kessen.store.html_replay import shown_action
 from tests.store.helpers import play_twgp_recorded
 
 runner = CliRunner()
@@ -112,7 +113,9 @@ def test_shown_actions_name_only_cards_the_viewer_sees(seed: int, tmp_path: Path
                 if isinstance(arg, str) and is_slug(arg):
                     assert arg in visible, (index, text)
         previous = state
-    assert hidden_verbs and hidden_verbs <= SECRET_VERBS["twgp"]
+    secret = registry.get("twgp").secret_action
+    assert hidden_verbs
+    assert all(secret(Action.parse(f"{verb} x")) for verb in hidden_verbs)
 
 
 def test_shown_action_keeps_kobo_rules() -> None:
@@ -120,7 +123,8 @@ def test_shown_action_keeps_kobo_rules() -> None:
     assert shown_action("pick reinforcement-call", 0, 1, "kobo") == "pick …"
     assert shown_action("pick 2", 0, 1, "kobo") == "pick 2"
     assert shown_action("take oni-warlord", 0, 0, "kobo") == "take oni-warlord"
-    assert shown_action("hand s3", 0, 1) == "hand …"  # no ruleset: every secret verb
+    assert shown_action("hand s3", 0, 1, "twgp") == "hand …"
+    assert shown_action("hand s3", 0, 1, "kobo") == "hand s3"  # each ruleset's own secrets
     assert shown_action("hand s3", 0, None, "twgp") == "hand s3"
 
 

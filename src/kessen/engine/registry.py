@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
 from kessen.engine.players import Player
 
@@ -44,6 +45,18 @@ class Catalog(Protocol):
     def __call__(self, lang: str) -> Json: ...
 
 
+class SecretAction(Protocol):
+    """Whether an action's text names something only its actor may see (a card taken from a
+    hidden hand, a card set face down): other seats read it as its verb alone."""
+
+    def __call__(self, action: Action) -> bool: ...
+
+
+def nothing_secret(action: Action) -> bool:
+    """The default :class:`SecretAction`: every action's text is public."""
+    return False
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What a ruleset offers the rest of the system.
@@ -51,7 +64,8 @@ class Ruleset:
     ``players`` maps COM level names to factories, weakest first; ``describe`` renders log
     entries as text; ``catalog`` lists cards and decks for clients; ``public_prompts`` names
     the prompts whose legal choices follow from public information only (so a COM's
-    candidate list for them reveals nothing hidden).
+    candidate list for them reveals nothing hidden); ``secret_action`` says which actions'
+    texts other seats may not read (replays and the "why" panel show them as their verb).
     """
 
     name: str
@@ -64,6 +78,7 @@ class Ruleset:
     describe: Describe
     catalog: Catalog
     public_prompts: frozenset[str] = frozenset()
+    secret_action: SecretAction = nothing_secret
 
 
 _RULESETS: dict[str, Ruleset] = {}

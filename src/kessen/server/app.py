@@ -298,7 +298,7 @@ def _step_view(
     actor = rep.actors[step - 1] if step > 0 else None
     action = None
     if actor is not None:
-        action = shown_action(rep.actions[step - 1], actor, viewer)
+        action = shown_action(rep.actions[step - 1], actor, viewer, rep.info.ruleset)
         if viewer is not None and actor != viewer:
             action = redact_action(action, view)
     game, turn, _player = rep.marks[step]

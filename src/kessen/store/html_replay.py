@@ -24,17 +24,6 @@ from kessen.engine.replay import Replay
 
 VIEWERS: Final[tuple[tuple[str, int | None], ...]] = (("0", 0), ("1", 1), ("all", None))
 _DEPTH: Final = 5
-SECRET_VERBS: Final[dict[str, frozenset[str]]] = {
-    # Kōbō: a card taken into the hand or named; ``pick <slug>`` (see shown_action) too.
-    "kobo": frozenset({"take", "name"}),
-    # TWGP: the build (vitals, set-aside, starting hand), a face-down (stealth) summon, a hand
-    # card re-charged face down or put on the pile bottom (reloads).
-    "twgp": frozenset(
-        {"vital", "aside", "hand", "stealth-drive", "recharge", "reload", "reload-bottom"}
-    ),
-}
-"""Per ruleset, the verbs whose arguments name a card the other seats may not see."""
-_ALL_SECRET_VERBS: Final = frozenset().union(*SECRET_VERBS.values())
 
 
 class _Table:
@@ -68,10 +57,10 @@ class _Table:
         return found
 
 
-def shown_action(text: str, actor: int, viewer: int | None, ruleset: str | None = None) -> str:
-    """The action as ``viewer`` saw it: another seat's secret choices (a card taken, named or
-    picked from a hidden hand; in TWGP a build choice, a stealth summon, a card re-charged or
-    reloaded) are hidden. Without ``ruleset`` the secret verbs of every ruleset apply.
+def shown_action(text: str, actor: int, viewer: int | None, ruleset: str) -> str:
+    """The action as ``viewer`` saw it: another seat's secret choices (the ruleset's
+    ``secret_action``: in Kōbō a card taken, named or picked from a hidden hand; in TWGP a
+    build choice, a stealth summon, a card re-charged or reloaded) read as their verb alone.
 
     >>> shown_action("stealth-drive s3 4", 0, 1, "twgp")
     'stealth-drive …'
@@ -84,13 +73,7 @@ def shown_action(text: str, actor: int, viewer: int | None, ruleset: str | None 
         action = Action.parse(text)
     except ActionParseError:
         return text
-    known = ruleset is not None and ruleset in SECRET_VERBS
-    verbs = SECRET_VERBS[ruleset] if known and ruleset is not None else _ALL_SECRET_VERBS
-    picks = not known or ruleset == "kobo"
-    secret = action.verb in verbs or (
-        picks and action.verb == "pick" and bool(action.args) and isinstance(action.args[0], str)
-    )
-    return f"{action.verb} …" if secret else text
+    return f"{action.verb} …" if registry.get(ruleset).secret_action(action) else text
 
 
 def _view(state: GameState, viewer: int | None, lang: str) -> Json:

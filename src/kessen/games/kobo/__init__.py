@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kessen import __version__
 from kessen.engine import registry
+from kessen.engine.action import Action
 from kessen.engine.contract import Json
 from kessen.engine.players import Player, RandomPlayer
 from kessen.games.kobo.catalog import catalog
@@ -29,6 +30,19 @@ class _SearchLevel:
         from kessen.ai.levels import make_player
 
         return make_player("kobo", self.key, seed)
+
+
+SECRET_VERBS = frozenset({"take", "name"})
+"""Verbs whose argument is a card taken from, or named out of, a hidden deck or hand."""
+
+
+def secret_action(action: Action) -> bool:
+    """Whether other seats may not read ``action``'s text: a card taken or named, or a card
+    picked by name (a penalty pick from the hidden tactics hand); a blind pick by number is
+    public."""
+    if action.verb in SECRET_VERBS:
+        return True
+    return action.verb == "pick" and bool(action.args) and isinstance(action.args[0], str)
 
 
 def _describe(entry: Json, lang: str, viewer: int | None) -> str:
@@ -57,6 +71,7 @@ registry.register(
         public_prompts=frozenset(
             {"turn", "declare", "tie", "blind", "place", "set", "deploy", "deploy_target", "target"}
         ),
+        secret_action=secret_action,
     )
 )
 

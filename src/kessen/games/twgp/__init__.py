@@ -5,6 +5,7 @@ from __future__ import annotations
 from kessen import __version__
 from kessen.ai.levels import player_factories
 from kessen.engine import registry
+from kessen.engine.action import Action
 from kessen.engine.contract import Json
 from kessen.engine.players import Player, RandomPlayer
 from kessen.games.twgp.cards import DATA_HASH
@@ -18,6 +19,19 @@ def _heuristic(seed: int) -> Player:
     from kessen.games.twgp.heuristic import HeuristicPlayer
 
     return HeuristicPlayer(seed)
+
+
+SECRET_VERBS = frozenset(
+    {"vital", "aside", "hand", "stealth-drive", "recharge", "reload", "reload-bottom"}
+)
+"""Verbs whose card argument the other seat may not see: the secret build (vitals, cards set
+aside, the starting hand), a face-down (stealth) summon, a hand card re-charged face down or
+put on the pile's bottom (reloads)."""
+
+
+def secret_action(action: Action) -> bool:
+    """Whether other seats may not read ``action``'s text (see :data:`SECRET_VERBS`)."""
+    return action.verb in SECRET_VERBS
 
 
 def _describe(entry: Json, lang: str, viewer: int | None) -> str:
@@ -41,6 +55,7 @@ registry.register(
         },
         describe=_describe,
         catalog=catalog,
+        secret_action=secret_action,
     )
 )
 
