@@ -100,8 +100,16 @@ def click_action(page: Any, action: str) -> None:
             f"""document.querySelector('#ops button.act[data-action="{action}"]')
                 .closest('.tw-group').dataset.group"""
         )
-        page.click(f'#ops .tw-group-toggle[data-group="{group}"]')
-    button.click()
+        # ``force``: a real mouse click on the toggle where it is drawn, without waiting for
+        # the panel to be still; on a loaded machine (CI's two cores running browsers in
+        # parallel) the wait for a "stable" element timed out once while the panel redrew.
+        page.click(f'#ops .tw-group-toggle[data-group="{group}"]', force=True)
+    button.wait_for(state="visible")
+    page.wait_for_function(
+        f"""() => {{ const b = document.querySelector('#ops button.act[data-action="{action}"]');
+            return !!b && !b.disabled; }}"""
+    )
+    button.click(force=True)
     moved_on(page, before)
 
 
