@@ -9,8 +9,8 @@ of iterations. Prints iterations per second (wall and CPU), per position and in 
     .venv/bin/python bench/search_bench.py                # 24 positions × 600 iterations
     .venv/bin/python bench/search_bench.py --positions 40 --iterations 1000 --json out.json
 
-Run it in the same sitting as ``/work/shared/bench/anchors.py --only search`` (OpenSpiel's
-IS-MCTS on gin rummy) and quote the ratio: the machine is shared and noisy.
+Run it in the same sitting as the shared anchors benchmark, ``anchors.py --only search``
+(OpenSpiel's IS-MCTS on gin rummy), and quote the ratio: the machine is shared and noisy.
 """
 
 from __future__ import annotations
