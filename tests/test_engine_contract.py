@@ -394,3 +394,13 @@ def test_registry_names_the_known_rulesets_for_an_unknown_name(name: str) -> Non
     message = caught.value.args[0]
     assert message.startswith(f"unknown ruleset {name!r}; known: ")
     assert RULESET in message.split("known: ")[1].split(", ")
+
+
+def test_an_event_whose_private_part_shadows_a_public_key_is_refused() -> None:
+    from kessen.engine.log import Event
+
+    with pytest.raises(ValueError, match=r"built event: private keys \['hand'\]"):
+        Event("built", {"hand": 3}, private_to=0, private={"hand": ["ca"], "vitals": []})
+    event = Event("built", {"hand": 3}, private_to=0, private={"hand_cards": ["ca"]})
+    assert event.visible(0) == {"kind": "built", "hand": 3, "hand_cards": ["ca"]}
+    assert event.visible(1) == {"kind": "built", "hand": 3}

@@ -26,6 +26,13 @@ class Event:
     private: dict[str, Any] | None = None
     reveals: int = NOBODY
 
+    def __post_init__(self) -> None:
+        # The private part is laid over the public one for its reader: a shared key would
+        # show its owner something else than every other reader sees under the same name.
+        if self.private and not self.public.keys().isdisjoint(self.private):
+            shared = sorted(self.public.keys() & self.private.keys())
+            raise ValueError(f"{self.kind} event: private keys {shared} shadow public ones")
+
     def visible(self, viewer: int | None, everything: bool = False) -> dict[str, Any]:
         """The entry as ``viewer`` sees it (``everything`` shows the private part too)."""
         out: dict[str, Any] = {"kind": self.kind, **self.public}
