@@ -458,8 +458,10 @@ def replay_page(context: Any, url: str) -> tuple[Any, list[str]]:
 
 def seek(page: Any, step: int) -> None:
     """Move the replay viewer's slider to ``step`` and wait until it is drawn."""
-    page.evaluate(f"document.querySelector('#rp-seek').value = '{step}'")
-    page.dispatch_event("#rp-seek", "input")
+    # Set and announce the value in one go: the panel may be redrawn between two calls.
+    page.eval_on_selector(
+        "#rp-seek", "(e, n) => { e.value = String(n); e.dispatchEvent(new Event('input')); }", step
+    )
     page.wait_for_function(f"() => window.kobo.replay.step === {step}")
     settle(page)
 
