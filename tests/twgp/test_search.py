@@ -16,7 +16,6 @@ from kessen.engine.contract import GameState, Json
 from kessen.engine.players import Player, RandomPlayer, play_out
 from kessen.games.twgp.state import ASIDE, HAND, PILE, TwgpState
 from kessen.games.twgp.worlds import (
-    RELOAD_CAP,
     evaluate,
     routine,
     world_from_view,
@@ -245,17 +244,20 @@ def test_evaluation_is_a_probability_and_scores_a_finished_game() -> None:
     assert evaluate(state) == expected
 
 
-def test_damage_reloads_are_capped_for_the_search() -> None:
-    """After RELOAD_CAP reloads in one damage routine the heuristic answers (it never reloads)."""
+def test_a_reload_in_progress_is_rebuilt_and_left_to_the_heuristic() -> None:
+    """The search decides whether to reload; the reload's own prompt is a routine answer,
+    and the world rebuilt there has the same view and legal actions as the truth."""
     s = board(Side(battle=["s5"]), Side(hand=["h9", "h8"], pile=["h5", "h6", "h7"]))
     play(s, "battle", "direct 1", "accept", "flip 1")
     assert s.pending is not None and s.pending.prompt == "damage"
+    assert routine(s.view(1), s.legal_actions()) is None  # the search decides
+    play(s, "reload h9")
+    assert s.pending is not None and s.pending.prompt == "damage_reload"
     view, legal = s.view(1), s.legal_actions()
-    assert Action.of("reload", "h9") in legal
-    assert routine(view, legal) is None  # the search decides
-    reloads = [{"kind": "reload", "seat": 1}] * RELOAD_CAP
-    answer = routine({**view, "log": view["log"] + reloads}, legal)
-    assert answer in legal and answer is not None and answer.verb != "reload"
+    world = world_from_view(view, 3, keep_log=True)
+    assert _dump(world.view(1)) == _dump(view)
+    assert world.legal_actions() == legal
+    assert routine(view, legal) == Action.of("reload-take", 1)
 
 
 # --- (c) whole games ---------------------------------------------------------------------------

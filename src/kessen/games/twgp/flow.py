@@ -339,6 +339,7 @@ _STEP: dict[str, StepFn] = {
     "damage": _step_own("damage"),
     "cache": _step_own("cache"),
     "reload16": _step_own("reload"),
+    "dreload": _step_own("damage_reload"),
 }
 
 _DECIDE: dict[str, tuple[LegalFn, ApplyFn]] = {
@@ -353,6 +354,7 @@ _DECIDE: dict[str, tuple[LegalFn, ApplyFn]] = {
     "damage": (vitals.damage_actions, vitals.apply_damage),
     "cache": (_legal_cache, _apply_cache),
     "reload16": (_legal_reload16, _apply_reload16),
+    "dreload": (vitals.reload_actions, vitals.apply_reload),
 }
 
 

@@ -359,4 +359,5 @@ _HANDLERS: dict[str, Handler] = {
     "cache": lambda self, r: KEEP,
     "recharge": lambda self, r: max(r.of("recharge"), key=lambda a: _base(a.args[0]), default=None),
     "reload": _reload_frame,
+    "damage_reload": lambda self, r: _first(r.of("reload-take")),
 }

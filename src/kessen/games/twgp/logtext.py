@@ -195,8 +195,8 @@ _R: dict[str, Render] = {
         f"{w.who(e['seat'])} finished the damage routine.",
     ),
     "reload": lambda w, e: w.say(
-        f"{w.who(e['seat'])}はリ=ロードした{_reload(w, e)}。",
-        f"{w.who(e['seat'])} reloaded a card{_reload(w, e)}.",
+        f"{w.who(e['seat'])}はリ=ロードで手札を山札の下に戻した{_paren(w, e)}。",
+        f"{w.who(e['seat'])} reloads: a hand card to the pile bottom{_paren(w, e)}.",
     ),
     "reload_bottom": lambda w, e: w.say(
         f"{w.who(e['seat'])}は手札を山札の下に戻した{_paren(w, e)}。",
@@ -253,14 +253,6 @@ def _built(w: _Words, e: Entry) -> str:
         return counts + "、".join(f"{ja}：{w.cards(e[key])}" for key, ja, _ in parts) + "。"
     text = "; ".join(f"{en}: {w.cards(e[key])}" for key, _, en in parts)
     return f"{counts} {text[0].upper()}{text[1:]}."
-
-
-def _reload(w: _Words, e: Entry) -> str:
-    if "put" not in e:
-        return ""
-    if w.ja:
-        return f"（{w.card(e['put'])}を戻し{w.card(e['took'])}を得た）"
-    return f" ({w.card(e['put'])} back, {w.card(e['took'])} in)"
 
 
 def _surge_ja(e: Entry) -> str:

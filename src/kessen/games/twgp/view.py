@@ -161,6 +161,9 @@ def _context(state: TwgpState, lang: str) -> Json:
         return {"left": frame[2]}
     if kind == "reload16":
         return {"put": frame[2]}
+    if kind == "dreload":
+        below = state.stack[-2]  # the damage routine this reload belongs to
+        return {"put": frame[2], "finished": [n for b, n in STEP_NAMES.items() if below[2] & b]}
     if kind == "cache":
         seat, square = frame[1], frame[2]
         return {

@@ -4,9 +4,11 @@ A loss of k vitals is the frame ``("vloss", seat, k, picked)``: with no valid vi
 the game (or is ignored in the turn the last one flipped); otherwise the player picks which
 vitals flip (``flip 2``) and, if several flip, which becomes the vital effect (``effect 2``).
 Then the optional wipe runs, the loss-timing bookkeeping, and the damage routine
-``("damage", seat, done, current)``: reload (``reload s9``, then optionally ``shuffle``),
-full-charge (``full-charge 3``), set-up, re-build and re-active, each at most once, in any
-order; taking an action of another step finishes the current one; ``done`` ends the routine.
+``("damage", seat, done, current)``: reload, full-charge (``full-charge 3``), set-up, re-build
+and re-active, each at most once, in any order; taking an action of another step finishes the
+current one; ``done`` ends the routine. A reload is its own frame ``("dreload", seat, put)``:
+``reload s9`` puts hand cards on the pile bottom one by one, ``reload-take 2`` then takes as many
+from the top at once, and ``shuffle`` may follow; so no card comes back in the same reload.
 """
 
 from __future__ import annotations
@@ -192,8 +194,8 @@ def damage_actions(state: TwgpState, frame: Frame) -> list[Action]:
     pile = len(state.zone(seat, PILE))
     room = deck_room(state, seat)
     if not finished & RELOAD:
-        if room > 0:
-            out += [Action.of("reload", CARDS[c].slug) for c in sorted(state.zone(seat, HAND))]
+        if current != RELOAD and room > 0:
+            out += _puts(state, seat)
         if current == RELOAD and pile >= 2:
             out.append(Action.of("shuffle"))
     if not finished & FULL_CHARGE:
@@ -228,7 +230,8 @@ def apply_damage(state: TwgpState, frame: Frame, action: Action) -> None:
         log(state, "damage_step", seat=seat, step=STEP_NAMES[step])
     state.stack[-1] = ("damage", seat, finished, current)
     if action.verb == "reload":
-        _reload_one(state, seat, by_slug(str(action.args[0])).id)
+        _put(state, seat, action)
+        state.stack.append(("dreload", seat, 1))
     elif action.verb == "shuffle":
         state.rng.shuffle(state.zone(seat, PILE))
         log(state, "shuffle", seat=seat)
@@ -243,13 +246,42 @@ def apply_damage(state: TwgpState, frame: Frame, action: Action) -> None:
         apply(state, seat, action)
 
 
-def _reload_one(state: TwgpState, seat: int, card: int) -> None:
-    """Put a hand card on the pile bottom and take the pile's top card."""
-    hand = state.zone(seat, HAND)
-    hand.remove(card)
+def _puts(state: TwgpState, seat: int) -> list[Action]:
+    return [Action.of("reload", CARDS[c].slug) for c in sorted(state.zone(seat, HAND))]
+
+
+def _put(state: TwgpState, seat: int, action: Action) -> None:
+    """Put one hand card on the pile bottom (the first half of a reload)."""
+    card = by_slug(str(action.args[0])).id
+    state.zone(seat, HAND).remove(card)
     state.zone(seat, PILE).insert(0, card)
-    took = draw_top(state, seat)
-    hand.append(took)
+    log(state, "reload", seat=seat, private_to=seat, private={"card": slug(card)})
+
+
+def reload_actions(state: TwgpState, frame: Frame) -> list[Action]:
+    """Within a reload: put one more hand card on the bottom, or take the top ``put`` cards."""
+    _, seat, put = frame
+    out = _puts(state, seat) if put < deck_room(state, seat) else []
+    out.append(Action.of("reload-take", put))
+    return out
+
+
+def apply_reload(state: TwgpState, frame: Frame, action: Action) -> None:
+    """Put another card, or take the top ``put`` cards and end the reload (a shuffle may follow)."""
+    _, seat, put = frame
+    if action.verb == "reload":
+        _put(state, seat, action)
+        state.stack[-1] = ("dreload", seat, put + 1)
+        return
+    state.stack.pop()
+    took = [draw_top(state, seat) for _ in range(put)]
+    state.zone(seat, HAND).extend(took)
     log(
-        state, "reload", seat=seat, private_to=seat, private={"put": slug(card), "took": slug(took)}
+        state,
+        "reload_take",
+        seat=seat,
+        put=put,
+        took=put,
+        private_to=seat,
+        private={"cards": [slug(c) for c in took]},
     )

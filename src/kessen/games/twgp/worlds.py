@@ -64,7 +64,7 @@ from kessen.games.twgp.state import (
     Frame,
     TwgpState,
 )
-from kessen.games.twgp.vitals import STEP_NAMES
+from kessen.games.twgp.vitals import RELOAD, STEP_NAMES
 
 _POSES = {"active": ACTIVE, "save": SAVE, "stealth": STEALTH, "gb": GB}
 _STEP_BITS = {name: bit for bit, name in STEP_NAMES.items()}
@@ -319,8 +319,6 @@ def _scalars(state: TwgpState, view: Json, log: Sequence[Json]) -> None:
             toggles[s] += 1
         elif kind == "download":
             taken[s] += len(entry["squares"])
-        elif kind == "reload":
-            taken[s] += 1
         elif kind == "reload_take":
             taken[s] += int(entry["took"])
     current = _this_turn(log)
@@ -454,6 +452,11 @@ def _frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Frame]:
             finished |= _STEP_BITS[name]
         current = _STEP_BITS[context["current"]] if context["current"] is not None else 0
         return [*_TURN_BASE, ("damage", seat, finished, current)]
+    if prompt == "damage_reload":
+        finished = 0
+        for name in context["finished"]:
+            finished |= _STEP_BITS[name]
+        return [*_TURN_BASE, ("damage", seat, finished, RELOAD), ("dreload", seat, context["put"])]
     if prompt == "cache":
         return _cache_frames(state, view, log)
     raise WorldError(f"unknown prompt {prompt!r}")
@@ -490,11 +493,9 @@ EPSILON = 0.1
 """Share of rollout decisions taken at random instead of by the heuristic COM (diversity)."""
 #: Prompts the search leaves to the heuristic COM outright: the build (dozens of choices of a
 #: plan), taking charge cards at the opponent's turn start, and small bookkeeping decisions.
-ROUTINE_PROMPTS = frozenset({"build", "setup", "cache", "recharge", "reload", "vital", "effect"})
-RELOAD_CAP = 3
-"""Damage-routine reloads the search may choose in one routine; then the heuristic COM answers
-(which never reloads). The kernel lets a reload repeat card by card without end, and a search
-that resamples its own pile order sees each one as a fresh gamble."""
+ROUTINE_PROMPTS = frozenset(
+    {"build", "setup", "cache", "recharge", "reload", "damage_reload", "vital", "effect"}
+)
 
 
 def _features(state: TwgpState, seat: int) -> dict[str, float]:
@@ -563,10 +564,9 @@ def _heuristic(seat: int = -1) -> Player:
 def routine(view: Json, legal: Sequence[Action]) -> Action | None:
     """The heuristic COM's answer where the search does not decide, else ``None``.
 
-    The heuristic answers the routine prompts (:data:`ROUTINE_PROMPTS`), a damage routine's
-    prompts once :data:`RELOAD_CAP` reloads are made, and any view that no world can be rebuilt
-    from (none is known). A build is answered by one heuristic per seat, started afresh at a new
-    build's first vital, so a seeded game replays the same build.
+    The heuristic answers the routine prompts (:data:`ROUTINE_PROMPTS`) and any view that no
+    world can be rebuilt from (none is known). A build is answered by one heuristic per seat,
+    started afresh at a new build's first vital, so a seeded game replays the same build.
     """
     pending = view.get("pending") or {}
     prompt = pending.get("prompt")
@@ -578,30 +578,11 @@ def routine(view: Json, legal: Sequence[Action]) -> Action | None:
         return _heuristic(seat).choose(view, legal)
     if prompt in ROUTINE_PROMPTS:
         return _heuristic().choose(view, legal)
-    if (
-        prompt == "damage"
-        and _reloads(view) >= RELOAD_CAP
-        and any(a.verb == "reload" for a in legal)
-    ):
-        return _heuristic().choose(view, legal)
     try:
         world_from_view(view, 0)
     except (WorldError, KeyError):  # answer rather than fail
         return _heuristic().choose(view, legal)
     return None
-
-
-def _reloads(view: Json) -> int:
-    """How many reloads the deciding seat made since its last vital loss (its damage routine)."""
-    seat = view["viewer"]
-    count = 0
-    for entry in reversed(view.get("log") or ()):
-        if entry.get("seat") != seat:
-            continue
-        if entry["kind"] == "vital_lost":
-            break
-        count += entry["kind"] == "reload"
-    return count
 
 
 def rollout(state: GameState, rng: random.Random) -> None:
