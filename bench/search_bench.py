@@ -2,9 +2,11 @@
 """Search speed: IS-MCTS iterations per second from mid-game Kōbō states, on one core.
 
 Plays seeded heuristic-vs-heuristic matches, keeps the exchange decisions (turn, declare,
-chain, target) from turn 3 on with two or more legal actions, and runs the strongest level's
-search on each from the deciding seat's view (world rebuilding included) with a fixed number
-of iterations. Prints iterations per second (wall and CPU), per position and in total.
+chain, target) from turn 3 on with two or more legal actions, and runs the search on each from
+the deciding seat's view (world rebuilding included) with a fixed number of iterations, with
+each model on the same positions: the standard one (material evaluation after one-turn
+rollouts: easy and normal) and the deep one (fitted evaluation after two-turn rollouts: the
+strongest level). Prints iterations per second (wall and CPU), per position and in total.
 
     .venv/bin/python bench/search_bench.py                # 24 positions × 600 iterations
     .venv/bin/python bench/search_bench.py --positions 40 --iterations 1000 --json out.json
@@ -63,19 +65,12 @@ def positions(count: int, seed: int) -> list[tuple[dict[str, Any], list[Action]]
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print (and optionally save) the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--positions", type=int, default=24)
-    parser.add_argument("--iterations", type=int, default=LEVELS[-1].iterations)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--json", type=Path, default=None)
-    args = parser.parse_args(argv)
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
-    hooks = hooks_for("kobo")
-    config = SearchConfig(Budget(args.iterations, None))
-    cases = positions(args.positions, args.seed)
+def measure(
+    cases: list[tuple[dict[str, Any], list[Action]]], deep: bool, iterations: int
+) -> dict[str, Any]:
+    """The search's speed over ``cases`` with the standard or the deep model."""
+    hooks = hooks_for("kobo", deep=deep)
+    config = SearchConfig(Budget(iterations, None))
     rates: list[float] = []
     total_iterations = 0
     total_wall = total_cpu = 0.0
@@ -87,11 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         total_wall += wall
         total_cpu += cpu
         rates.append(result.iterations / wall)
-    report = {
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "positions": len(cases),
-        "iterations_per_position": args.iterations,
+    return {
         "iterations_per_s_wall": round(total_iterations / total_wall, 1),
         "iterations_per_s_cpu": round(total_iterations / total_cpu, 1),
         "median_per_position_wall": round(statistics.median(rates), 1),
@@ -99,6 +90,35 @@ def main(argv: list[str] | None = None) -> int:
         "mean_s_per_decision_wall": round(total_wall / len(cases), 4),
         "cpu_over_wall": round(total_cpu / total_wall, 3),
     }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print (and optionally save) the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=24)
+    parser.add_argument("--iterations", type=int, default=LEVELS[-1].iterations)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--model",
+        choices=("standard", "deep", "both"),
+        default="both",
+        help="standard: material evaluation, one-turn rollouts (easy, normal); "
+        "deep: fitted evaluation, two-turn rollouts (strong)",
+    )
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    cases = positions(args.positions, args.seed)
+    models = ("standard", "deep") if args.model == "both" else (args.model,)
+    report: dict[str, Any] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "positions": len(cases),
+        "iterations_per_position": args.iterations,
+    }
+    for model in models:
+        report[model] = measure(cases, model == "deep", args.iterations)
     print(json.dumps(report, indent=1))
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=1))

@@ -284,12 +284,15 @@ class SearchPlayer:
         return list(self.last_explanation)
 
 
-def hooks_for(ruleset: str) -> SearchHooks:
-    """The search hooks a ruleset publishes as ``kessen.games.<ruleset>.worlds.search_hooks``."""
+def hooks_for(ruleset: str, deep: bool = False) -> SearchHooks:
+    """The search hooks a ruleset publishes as ``kessen.games.<ruleset>.worlds.search_hooks``.
+
+    ``deep`` asks for the ruleset's deeper (slower, stronger) model where it has one.
+    """
     import importlib
 
     module: Any = importlib.import_module(f"kessen.games.{ruleset}.worlds")
-    hooks = module.search_hooks()
+    hooks = module.search_hooks(deep=deep)
     if not isinstance(hooks, SearchHooks):
         raise TypeError(f"{ruleset}: search_hooks() must return SearchHooks")
     return hooks

@@ -1,7 +1,8 @@
 """COM strength levels of the search player: names in Japanese and English, and their budgets.
 
-A level is a search budget (iterations, deterministic, plus a time cap as a safety net) and
-nothing else: every level decides from its own view only. What a level is *worth* is measured,
+A level is a search budget (iterations, deterministic, plus a time cap as a safety net) and a
+model (the strongest level uses the ruleset's deeper one, where it has one); every level decides
+from its own view only. What a level is *worth* is measured,
 not assumed: ``kessen tournament --suite levels`` plays each level against the heuristic COM and
 the random player and writes the win rates with their 95% Wilson intervals to
 ``docs/com-levels.md``.
@@ -36,6 +37,8 @@ class Level:
     seconds: float = STRONGEST_SECONDS
     exploration: float = 0.25
     prior_weight: float = 0.3
+    deep: bool = False
+    """Search with the ruleset's deeper model (Kōbō: fitted evaluation, two-turn rollouts)."""
 
     def config(self) -> SearchConfig:
         """The search configuration of this level."""
@@ -51,7 +54,7 @@ class Level:
 LEVELS: tuple[Level, ...] = (
     Level("ismcts-easy", "やさしい", "Easy", iterations=12, prior_weight=0.0),
     Level("ismcts-normal", "ふつう", "Normal", iterations=60),
-    Level("ismcts-strong", "つよい", "Strong", iterations=250),
+    Level("ismcts-strong", "つよい", "Strong", iterations=250, deep=True),
 )
 """The levels, weakest first."""
 
@@ -67,7 +70,8 @@ def level(key: str) -> Level:
 def make_player(ruleset: str, key: str, seed: int, hooks: SearchHooks | None = None) -> Player:
     """A search player of level ``key`` for ``ruleset``, deciding from its view only."""
     chosen = level(key)
-    return SearchPlayer(chosen.key, hooks or hooks_for(ruleset), chosen.config(), seed)
+    chosen_hooks = hooks or hooks_for(ruleset, deep=chosen.deep)
+    return SearchPlayer(chosen.key, chosen_hooks, chosen.config(), seed)
 
 
 class _Factory:

@@ -112,7 +112,7 @@ def _build(name: str, ruleset: str, seed: int, peer_seconds: float) -> Player:
         from kessen.ai.ismcts import hooks_for
 
         chosen = levels.level(name.removeprefix("cheater-"))
-        return CheatingPlayer(name, hooks_for(ruleset), chosen.config(), seed)
+        return CheatingPlayer(name, hooks_for(ruleset, deep=chosen.deep), chosen.config(), seed)
     if name in ("openspiel-ismcts", "openspiel-ismcts-eval"):
         from kessen.interop.openspiel import OpenSpielISMCTSPlayer
 

@@ -287,18 +287,19 @@ def spiel_state_for(state: KoboState, game: KoboGame | None = None) -> KoboSpiel
 class _OurEvaluator:
     """An OpenSpiel evaluator made of our truncated rollout and evaluation (fair-knowledge peer).
 
-    Uniform priors, as OpenSpiel's random-rollout evaluator; the value is our rollout policy
-    played for a turn, then our static evaluation, in utility units (-1..1) per player.
+    Uniform priors, as OpenSpiel's random-rollout evaluator; the value is the model of our
+    strongest level (rollouts of two turns, then the fitted evaluation), in utility units
+    (-1..1) per player.
     """
 
     def __init__(self, seed: int) -> None:
         import random
 
-        from kessen.games.kobo.evaluate import evaluate, rollout
+        from kessen.games.kobo.evaluate import deep_evaluate, deep_rollout
 
         self._random = random.Random(seed)
-        self._evaluate = evaluate
-        self._rollout = rollout
+        self._evaluate = deep_evaluate
+        self._rollout = deep_rollout
 
     def evaluate(self, state: Any) -> Any:
         """Returns [v0, v1] in -1..1 after a short rollout of a copy of ``state``."""

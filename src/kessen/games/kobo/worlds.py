@@ -503,15 +503,20 @@ def world_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
     return sample
 
 
-def search_hooks() -> Any:
-    """The Kōbō hooks of the game-agnostic search: sampler, evaluation, rollout."""
+def search_hooks(deep: bool = False) -> Any:
+    """The Kōbō hooks of the game-agnostic search: sampler, evaluation, rollout.
+
+    ``deep``: the fitted evaluation after two-turn rollouts (:func:`~kessen.games.kobo.evaluate.
+    deep_evaluate`, :func:`~kessen.games.kobo.evaluate.deep_rollout`) instead of the material
+    balance after one turn.
+    """
     from kessen.ai.ismcts import SearchHooks
-    from kessen.games.kobo.evaluate import evaluate, prior, rollout, routine
+    from kessen.games.kobo import evaluate as judge
 
     return SearchHooks(
         world_sampler=world_sampler,
-        evaluate=evaluate,
-        rollout=rollout,
-        routine=routine,
-        prior=prior,
+        evaluate=judge.deep_evaluate if deep else judge.evaluate,
+        rollout=judge.deep_rollout if deep else judge.rollout,
+        routine=judge.routine,
+        prior=judge.prior,
     )

@@ -630,8 +630,11 @@ def world_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
     return sample
 
 
-def search_hooks() -> Any:
+def search_hooks(deep: bool = False) -> Any:
     """The TWGP hooks of the game-agnostic search: sampler, evaluation, rollout and routine.
+
+    TWGP has one model: ``deep`` (asked by the strongest level) changes nothing; its
+    evaluation is already fitted on self-play.
 
     No root prior: favouring the heuristic COM's answer at the root (the levels' weight 0.3)
     made 60-iteration search weaker: it won 20 of 60 games against the same search without it
