@@ -1,4 +1,7 @@
-"""The deep Kōbō model of the strongest level: fitted evaluation, two-turn rollouts, honesty."""
+"""The deep Kōbō model of the strongest level: fitted evaluation, two-turn rollouts.
+
+Its honesty (same view, same decision) is checked beside the standard model's in
+``test_search.py``."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import random
 
 import pytest
 
-from kessen.ai.ismcts import Budget, SearchConfig, SearchPlayer, hooks_for
+from kessen.ai.ismcts import SearchPlayer
 from kessen.ai.levels import level, make_player
 from kessen.engine import registry
 from kessen.games.kobo import evaluate as judge
@@ -69,21 +72,3 @@ def test_only_the_strongest_level_uses_the_deep_model() -> None:
     assert strong.hooks.evaluate is judge.deep_evaluate
     assert strong.hooks.rollout is judge.deep_rollout
     assert normal.hooks.evaluate is judge.evaluate
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_deep_model_honesty_same_view_same_decision(seed: int) -> None:
-    """With the deep model too, two truths that look the same make COM decide identically."""
-    a = _mid_game(seed)
-    assert a.pending is not None
-    seat = a.pending.seat
-    b = a.resample_hidden(seat, 1000 + seed)
-    assert b.state_hash() != a.state_hash() and b.view(seat) == a.view(seat)
-    hooks = hooks_for("kobo", deep=True)
-    choices = [
-        SearchPlayer("t", hooks, SearchConfig(Budget(40)), 7).choose(
-            truth.view(seat), truth.legal_actions()
-        )
-        for truth in (a, b)
-    ]
-    assert choices[0] == choices[1]

@@ -33,21 +33,24 @@ def _mid_game(seed: int, prompts: set[str] = EXCHANGE, turn: int = 3) -> KoboSta
             state.apply(legal[chooser.randrange(len(legal))])
 
 
-def _player(iterations: int = 60, seed: int = 11) -> SearchPlayer:
-    return SearchPlayer("test", hooks_for("kobo"), SearchConfig(Budget(iterations)), seed)
+def _player(iterations: int = 60, seed: int = 11, deep: bool = False) -> SearchPlayer:
+    hooks = hooks_for("kobo", deep=deep)
+    return SearchPlayer("test", hooks, SearchConfig(Budget(iterations)), seed)
 
 
+@pytest.mark.parametrize("deep", [False, True], ids=["standard", "deep"])
 @pytest.mark.parametrize("seed", range(4))
-def test_honesty_same_view_same_decision(seed: int) -> None:
-    """Two true states that look the same from COM's seat make COM decide identically."""
+def test_honesty_same_view_same_decision(seed: int, deep: bool) -> None:
+    """Two true states that look the same from COM's seat make COM decide identically
+    (with either model: the standard one and the strongest level's deep one)."""
     a = _mid_game(seed)
     assert a.pending is not None
     seat = a.pending.seat
     b = a.resample_hidden(seat, 1000 + seed)
     assert b.state_hash() != a.state_hash()  # the truths differ ...
     assert b.view(seat) == a.view(seat)  # ... but look the same from COM's seat
-    choice_a = _player().choose(a.view(seat), a.legal_actions())
-    player_b = _player()
+    choice_a = _player(deep=deep).choose(a.view(seat), a.legal_actions())
+    player_b = _player(deep=deep)
     choice_b = player_b.choose(b.view(seat), b.legal_actions())
     assert choice_a == choice_b
     # COM does not reconstruct the truth: its sampled worlds differ from both true states.
