@@ -28,12 +28,14 @@ from kessen.games.twgp.moves import (
     base,
     deck_room,
     download,
+    draw_top,
     engaged,
     log,
     place_unit,
     put,
     set_pose,
     slug,
+    slugs,
 )
 from kessen.games.twgp.state import (
     ACTIVE,
@@ -376,12 +378,28 @@ def reload_frame_actions(state: TwgpState, seat: int, put_count: int) -> list[Ac
     return out
 
 
-def reload_bottom(state: TwgpState, seat: int, action: Action) -> None:
-    """Put one hand card on the pile bottom (A16)."""
+def reload_bottom(state: TwgpState, seat: int, action: Action, kind: str = "reload_bottom") -> None:
+    """Put one hand card on the pile bottom: the first half of a reload (A16, or the damage
+    routine's, logged as ``kind``)."""
     card = _card_arg(action, 0)
     state.zone(seat, HAND).remove(card)
     state.zone(seat, PILE).insert(0, card)
-    log(state, "reload_bottom", seat=seat, private_to=seat, private={"card": slug(card)})
+    log(state, kind, seat=seat, private_to=seat, private={"card": slug(card)})
+
+
+def reload_take(state: TwgpState, seat: int, put: int, count: int) -> None:
+    """Take ``count`` cards from the pile top into the hand, after ``put`` were put under it."""
+    took = [draw_top(state, seat) for _ in range(count)]
+    state.zone(seat, HAND).extend(took)
+    log(
+        state,
+        "reload_take",
+        seat=seat,
+        put=put,
+        took=len(took),
+        private_to=seat,
+        private={"cards": slugs(took)},
+    )
 
 
 APPLY: dict[str, ApplyFn] = {

@@ -40,7 +40,7 @@ from kessen.games.twgp.attacks import (
 )
 from kessen.games.twgp.config import HAND_LIMIT
 from kessen.games.twgp.drives import counter_drive_actions, power_drive_actions
-from kessen.games.twgp.moves import draw_top, log, log_out, slugs
+from kessen.games.twgp.moves import log, log_out, slugs
 from kessen.games.twgp.state import (
     BATTLE,
     BUILD,
@@ -304,17 +304,7 @@ def _apply_reload16(state: TwgpState, frame: Frame, action: Action) -> None:
         state.stack[-1] = ("reload16", seat, count + 1)
         return
     state.stack.pop()
-    took = [draw_top(state, seat) for _ in range(int(action.args[0]))]
-    state.zone(seat, HAND).extend(took)
-    log(
-        state,
-        "reload_take",
-        seat=seat,
-        put=count,
-        took=len(took),
-        private_to=seat,
-        private={"cards": slugs(took)},
-    )
+    inner.reload_take(state, seat, count, int(action.args[0]))
 
 
 def _step_veffect(state: TwgpState, frame: Frame) -> Prompt | None:

@@ -151,8 +151,7 @@ def _context(state: TwgpState, lang: str) -> Json:
             return {"stage": "aside"}
         return {"stage": "hand"}
     if kind == "damage":
-        finished = [name for bit, name in STEP_NAMES.items() if frame[2] & bit]
-        return {"finished": finished, "current": STEP_NAMES.get(frame[3])}
+        return {"finished": _step_names(frame[2]), "current": STEP_NAMES.get(frame[3])}
     if kind == "vloss":
         return {"count": frame[2], "picked": [p + 1 for p in frame[3]]}
     if kind == "veffect":
@@ -163,7 +162,7 @@ def _context(state: TwgpState, lang: str) -> Json:
         return {"put": frame[2]}
     if kind == "dreload":
         below = state.stack[-2]  # the damage routine this reload belongs to
-        return {"put": frame[2], "finished": [n for b, n in STEP_NAMES.items() if below[2] & b]}
+        return {"put": frame[2], "finished": _step_names(below[2])}
     if kind == "cache":
         seat, square = frame[1], frame[2]
         return {
@@ -176,6 +175,11 @@ def _context(state: TwgpState, lang: str) -> Json:
         seat = state.prompt[0]
         return {"toggles_left": TOGGLE_CAP - state.toggles[seat]}
     return {}
+
+
+def _step_names(finished: int) -> list[str]:
+    """The damage-routine steps set in the bit mask ``finished``."""
+    return [name for bit, name in STEP_NAMES.items() if finished & bit]
 
 
 def _attack(state: TwgpState) -> Json | None:

@@ -24,7 +24,7 @@ from kessen.games.twgp.actions import (
     unstealth_actions,
     weapon_actions,
 )
-from kessen.games.twgp.cards import CARDS, by_slug
+from kessen.games.twgp.cards import CARDS
 from kessen.games.twgp.config import VITALS
 from kessen.games.twgp.drives import power_drive_actions
 from kessen.games.twgp.moves import (
@@ -32,7 +32,6 @@ from kessen.games.twgp.moves import (
     deck_room,
     discard_stack,
     download,
-    draw_top,
     log,
     slug,
 )
@@ -230,7 +229,7 @@ def apply_damage(state: TwgpState, frame: Frame, action: Action) -> None:
         log(state, "damage_step", seat=seat, step=STEP_NAMES[step])
     state.stack[-1] = ("damage", seat, finished, current)
     if action.verb == "reload":
-        _put(state, seat, action)
+        inner.reload_bottom(state, seat, action, "reload")
         state.stack.append(("dreload", seat, 1))
     elif action.verb == "shuffle":
         state.rng.shuffle(state.zone(seat, PILE))
@@ -250,14 +249,6 @@ def _puts(state: TwgpState, seat: int) -> list[Action]:
     return [Action.of("reload", CARDS[c].slug) for c in sorted(state.zone(seat, HAND))]
 
 
-def _put(state: TwgpState, seat: int, action: Action) -> None:
-    """Put one hand card on the pile bottom (the first half of a reload)."""
-    card = by_slug(str(action.args[0])).id
-    state.zone(seat, HAND).remove(card)
-    state.zone(seat, PILE).insert(0, card)
-    log(state, "reload", seat=seat, private_to=seat, private={"card": slug(card)})
-
-
 def reload_actions(state: TwgpState, frame: Frame) -> list[Action]:
     """Within a reload: put one more hand card on the bottom, or take the top ``put`` cards."""
     _, seat, put = frame
@@ -270,18 +261,8 @@ def apply_reload(state: TwgpState, frame: Frame, action: Action) -> None:
     """Put another card, or take the top ``put`` cards and end the reload (a shuffle may follow)."""
     _, seat, put = frame
     if action.verb == "reload":
-        _put(state, seat, action)
+        inner.reload_bottom(state, seat, action, "reload")
         state.stack[-1] = ("dreload", seat, put + 1)
         return
     state.stack.pop()
-    took = [draw_top(state, seat) for _ in range(put)]
-    state.zone(seat, HAND).extend(took)
-    log(
-        state,
-        "reload_take",
-        seat=seat,
-        put=put,
-        took=put,
-        private_to=seat,
-        private={"cards": [slug(c) for c in took]},
-    )
+    inner.reload_take(state, seat, put, put)

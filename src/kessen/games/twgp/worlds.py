@@ -447,15 +447,11 @@ def _frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Frame]:
         picked = tuple(p - 1 for p in context["picked"])
         return [*_TURN_BASE, ("veffect", seat, picked)]
     if prompt == "damage":
-        finished = 0
-        for name in context["finished"]:
-            finished |= _STEP_BITS[name]
+        finished = sum(_STEP_BITS[name] for name in context["finished"])
         current = _STEP_BITS[context["current"]] if context["current"] is not None else 0
         return [*_TURN_BASE, ("damage", seat, finished, current)]
     if prompt == "damage_reload":
-        finished = 0
-        for name in context["finished"]:
-            finished |= _STEP_BITS[name]
+        finished = sum(_STEP_BITS[name] for name in context["finished"])
         return [*_TURN_BASE, ("damage", seat, finished, RELOAD), ("dreload", seat, context["put"])]
     if prompt == "cache":
         return _cache_frames(state, view, log)
