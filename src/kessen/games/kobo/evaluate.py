@@ -25,9 +25,9 @@ from functools import cache
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
-from kessen.engine.players import Player
 from kessen.games.kobo.cards import CardDef, CardKind, Scope, Verb
 from kessen.games.kobo.effects import side_seat
+from kessen.games.kobo.heuristic import ExchangeSim, HeuristicPlayer, SimLink, card_def
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.state import EMPTY, HAND, SLOTS, TDECK, THAND, KoboState
 
@@ -368,9 +368,7 @@ def policy(state: KoboState, legal: list[Action], rng: random.Random) -> Action:
 
 
 @cache
-def _heuristic() -> Player:
-    from kessen.games.kobo.heuristic import HeuristicPlayer
-
+def _heuristic() -> HeuristicPlayer:
     return HeuristicPlayer(0)
 
 
@@ -500,9 +498,74 @@ def lean_view(state: KoboState, seat: int) -> Json:
     }
 
 
+def exchange_sim(state: KoboState) -> ExchangeSim:
+    """The heuristic COM's simulation of the current exchange, read straight from ``state``.
+
+    The same simulation it builds from :func:`lean_view` (current Lv clamped at 0, a chosen
+    character off the field forgotten), without building the view: for chain answers in
+    rollouts.
+    """
+    defs, owner = state.defs, state.owner
+    base: dict[tuple[int, int], int] = {}
+    temp: dict[tuple[int, int], int] = {}
+    where: dict[int, tuple[int, int]] = {}  # card -> (seat of its row, slot 1-5)
+    for s in (0, 1):
+        start = s * SLOTS
+        for i, card in enumerate(state.battle[start : start + SLOTS]):
+            if card != EMPTY:
+                printed, lv = state.base[card], state.lv(card)
+                base[(s, i + 1)] = printed
+                temp[(s, i + 1)] = lv - printed if lv > 0 else -printed
+                where[card] = (s, i + 1)
+
+    def slot(card: int) -> int:
+        """``state.slot_of(card) + 1`` (0 when off its owner's row)."""
+        found = where.get(card)
+        return found[1] if found is not None and found[0] == owner[card] else 0
+
+    if not state.attackers:
+        return ExchangeSim(base, temp, 0, [], None)
+    seat = state.attacker_seat
+    target = slot(state.target) if state.target != EMPTY else 0
+    sim = ExchangeSim(
+        base,
+        temp,
+        seat,
+        [(seat, slot(a)) for a in state.attackers if a in where],
+        (1 - seat, target) if target else None,
+        bool(state.negated),
+    )
+    for card, controller, chosen, negated in state.chain:
+        cdef = defs[card]
+        position: tuple[int, int] | None = None
+        negates: int | None = None
+        if cdef.needs_choice and chosen != EMPTY:
+            chosen_slot = slot(chosen)
+            position = (owner[chosen], chosen_slot) if chosen_slot else None
+        elif chosen != EMPTY:
+            negates = chosen + 1
+        sim.links.append(SimLink(card_def(cdef.slug), controller, position, negates, bool(negated)))
+    return sim
+
+
+def _chain_answer(state: KoboState, seat: int, legal: list[Action]) -> Action:
+    """The heuristic COM's chain answer, as from :func:`lean_view`, built from ``state``."""
+    options: list[tuple[Action, CardDef]] = []
+    for action in legal:
+        if action.verb == "play":
+            options.append((action, card_def(str(action.args[0]))))
+        elif action.verb == "trap":
+            card = state.strategy[seat * SLOTS + int(action.args[0]) - 1]
+            if card != EMPTY:
+                options.append((action, card_def(state.defs[card].slug)))
+    return _heuristic().chain_answer(exchange_sim(state), seat, options)
+
+
 def _ask_heuristic(state: KoboState, seat: int, legal: list[Action]) -> Action:
     heuristic = _heuristic()
     try:
+        if state.prompt is not None and state.prompt[1] == "chain":
+            return _chain_answer(state, seat, legal)
         return heuristic.choose(lean_view(state, seat), legal)
     except (KeyError, TypeError, IndexError, AttributeError):
         return heuristic.choose(state.view(seat), legal)

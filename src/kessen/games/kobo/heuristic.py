@@ -31,7 +31,8 @@ Pos = tuple[int, int]  # (seat, slot 1-5)
 
 
 @cache
-def _card(slug: str) -> CardDef:
+def card_def(slug: str) -> CardDef:
+    """The pool's card called ``slug``."""
     return load_pool().get(slug)
 
 
@@ -54,6 +55,7 @@ def _category(cdef: CardDef) -> str:
     return "other"
 
 
+@cache
 def chain_card_value(cdef: CardDef) -> float:
     """How much a trap or tactic is worth holding (higher is better)."""
     value = 0.0
@@ -77,6 +79,7 @@ def chain_card_value(cdef: CardDef) -> float:
     return value
 
 
+@cache
 def card_cost(cdef: CardDef) -> float:
     """What spending a trap or tactic in a chain costs: a card, more for stronger cards."""
     cost = 1.0 + 0.15 * chain_card_value(cdef)
@@ -85,13 +88,28 @@ def card_cost(cdef: CardDef) -> float:
     return cost
 
 
+PASS = Action.of("pass")
+_CHAIN_VALUES: dict[tuple[Any, ...], float] = {}
+"""Chain outcomes by simulation key, seat and card (see :meth:`HeuristicPlayer.chain_answer`)."""
+CHAIN_MEMORY = 50_000
+"""Outcomes remembered at most; the memory starts afresh when full (outcomes never change)."""
+
+
+def _remember(key: tuple[Any, ...], value: float) -> float:
+    """Store ``value`` as the outcome of ``key`` and return it."""
+    if len(_CHAIN_VALUES) >= CHAIN_MEMORY:
+        _CHAIN_VALUES.clear()
+    _CHAIN_VALUES[key] = value
+    return value
+
+
 # --------------------------------------------------------------------------------------------
 # Simulating an exchange from the view
 # --------------------------------------------------------------------------------------------
 
 
 @dataclass
-class _Link:
+class SimLink:
     """One chain link as the simulation needs it."""
 
     card: CardDef
@@ -102,7 +120,7 @@ class _Link:
 
 
 @dataclass
-class _Sim:
+class ExchangeSim:
     """The field and the attack, enough to resolve a chain and the attack result."""
 
     base: dict[Pos, int]
@@ -111,18 +129,18 @@ class _Sim:
     attackers: list[Pos]
     target: Pos | None
     negated: bool = False
-    links: list[_Link] = field(default_factory=list)
+    links: list[SimLink] = field(default_factory=list)
 
-    def copy(self) -> _Sim:
-        """An independent copy."""
-        return _Sim(
+    def copy(self) -> ExchangeSim:
+        """An independent copy (the links are shared: resolving never changes them)."""
+        return ExchangeSim(
             dict(self.base),
             dict(self.temp),
             self.attacker_seat,
             list(self.attackers),
             self.target,
             self.negated,
-            [_Link(k.card, k.seat, k.chosen, k.negates, k.negated) for k in self.links],
+            list(self.links),
         )
 
     def lv(self, pos: Pos) -> int:
@@ -161,57 +179,63 @@ class _Sim:
             chars = [c for c in chars if c != self.target]
         return chars
 
-    def _affected(self, link: _Link) -> list[Pos]:
+    def _affected(self, link: SimLink) -> list[Pos]:
         cdef = link.card
-        if cdef.target is None:
+        target = cdef.target
+        if target is None:
             return []
         side = self.side(link.seat, cdef)
-        scope = cdef.target.scope
+        scope = target.scope
+        base = self.base
         if scope is Scope.CHOSEN:
             chosen = link.chosen
-            return (
-                [chosen]
-                if chosen is not None and self.on_field(chosen) and chosen[0] == side
-                else []
-            )
+            return [chosen] if chosen is not None and chosen in base and chosen[0] == side else []
         if scope is Scope.ALL:
-            return self.chars(side)
+            return sorted(p for p in base if p[0] == side)
         if side == self.attacker_seat:
-            return [a for a in self.attackers if self.on_field(a)]
-        return [self.target] if self.target is not None and self.on_field(self.target) else []
+            return [a for a in self.attackers if a in base]
+        return [self.target] if self.target is not None and self.target in base else []
 
-    def _run(self, link: _Link) -> None:
+    def _run(self, link: SimLink, negated: list[bool]) -> None:
         cdef = link.card
+        base, temp = self.base, self.temp
         for step in cdef.steps:
-            if step.verb is Verb.NEGATE_LAST:
-                if link.negates is not None and 1 <= link.negates <= len(self.links):
-                    self.links[link.negates - 1].negated = True
-            elif step.verb is Verb.MODIFY_LV:
+            verb = step.verb
+            if verb is Verb.NEGATE_LAST:
+                if link.negates is not None and 1 <= link.negates <= len(negated):
+                    negated[link.negates - 1] = True
+            elif verb is Verb.MODIFY_LV:
+                amount = step.amount
+                if cdef.permanent:
+                    for pos in self._affected(link):
+                        value = base[pos] + amount
+                        base[pos] = value if value > 0 else 0
+                else:
+                    for pos in self._affected(link):
+                        temp[pos] += amount
+            elif verb is Verb.RETREAT_IF_ZERO:
                 for pos in self._affected(link):
-                    if cdef.permanent:
-                        self.base[pos] = max(0, self.base[pos] + step.amount)
-                    else:
-                        self.temp[pos] += step.amount
-            elif step.verb is Verb.RETREAT_IF_ZERO:
-                for pos in self._affected(link):
-                    if self.lv(pos) == 0:
+                    if base[pos] + temp[pos] <= 0:
                         self.remove(pos)
-            elif step.verb is Verb.CHANGE_TARGET:
+            elif verb is Verb.CHANGE_TARGET:
                 chosen = self._affected(link)
                 if chosen:
                     self.target = chosen[0]
-            elif step.verb is Verb.NEGATE_ATTACK:
+            elif verb is Verb.NEGATE_ATTACK:
                 self.negated = True
 
     def finish(self) -> None:
         """Resolve every link (last first), the attack result and the base-Lv-0 sweep."""
-        for link in reversed(self.links):
-            if not link.negated:
-                self._run(link)
-        self.links.clear()
-        attackers = [a for a in self.attackers if self.on_field(a)]
+        links = self.links
+        negated = [link.negated for link in links]
+        for index in range(len(links) - 1, -1, -1):
+            if not negated[index]:
+                self._run(links[index], negated)
+        self.links = []
+        base = self.base
+        attackers = [a for a in self.attackers if a in base]
         target = self.target
-        if not self.negated and attackers and target is not None and self.on_field(target):
+        if not self.negated and attackers and target is not None and target in base:
             attack = sum(self.lv(a) for a in attackers)
             defence = self.lv(target)
             if attack > defence:
@@ -220,14 +244,26 @@ class _Sim:
                 for a in attackers:
                     self.remove(a)
             elif len(attackers) == 1:
-                self.base[attackers[0]] = max(0, self.base[attackers[0]] - 1)
-                self.base[target] = max(0, self.base[target] - 1)
+                base[attackers[0]] = max(0, base[attackers[0]] - 1)
+                base[target] = max(0, base[target] - 1)
             else:
-                self.base[target] = max(0, self.base[target] - 1)
+                base[target] = max(0, base[target] - 1)
                 # The defender retreats the attacker it fears most.
-                self.remove(max(attackers, key=lambda a: (self.base[a], a)))
-        for pos in [p for p, b in self.base.items() if b <= 0]:
+                self.remove(max(attackers, key=lambda a: (base[a], a)))
+        for pos in [p for p, b in base.items() if b <= 0]:
             self.remove(pos)
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything the resolution reads, as a hashable value (equal keys, equal outcomes)."""
+        return (
+            tuple(self.base.items()),
+            tuple(self.temp.items()),
+            self.attacker_seat,
+            tuple(self.attackers),
+            self.target,
+            self.negated,
+            tuple((k.card.slug, k.seat, k.chosen, k.negates, k.negated) for k in self.links),
+        )
 
     def score(self, seat: int) -> float:
         """Material balance for ``seat``: its characters' worth minus the opponent's."""
@@ -238,7 +274,7 @@ class _Sim:
         return total
 
 
-def _sim_from_view(view: Json) -> _Sim:
+def _sim_from_view(view: Json) -> ExchangeSim:
     """The simulation of the current exchange (or of the bare field when there is none)."""
     base: dict[Pos, int] = {}
     temp: dict[Pos, int] = {}
@@ -251,10 +287,10 @@ def _sim_from_view(view: Json) -> _Sim:
                 temp[pos] = lv - base[pos] if lv > 0 else -base[pos]
     attack = view.get("attack")
     if not attack:
-        return _Sim(base, temp, 0, [], None)
+        return ExchangeSim(base, temp, 0, [], None)
     seat = int(attack["seat"])
     target = (1 - seat, int(attack["target"])) if attack.get("target") else None
-    sim = _Sim(
+    sim = ExchangeSim(
         base,
         temp,
         seat,
@@ -268,8 +304,8 @@ def _sim_from_view(view: Json) -> _Sim:
         if tgt and tgt.get("slot") is not None:
             chosen = (int(tgt["seat"]), int(tgt["slot"]))
         sim.links.append(
-            _Link(
-                _card(link["slug"]),
+            SimLink(
+                card_def(link["slug"]),
                 int(link["seat"]),
                 chosen,
                 link.get("negates"),
@@ -407,7 +443,7 @@ class HeuristicPlayer:
     # --- standby --------------------------------------------------------------------------
 
     def _standby_priority(self, view: Json, slug: str) -> float:
-        cdef = _card(slug)
+        cdef = card_def(slug)
         me = self._me(view)
         if cdef.is_character:
             return 80 + cdef.lv
@@ -415,16 +451,16 @@ class HeuristicPlayer:
             return 20 + chain_card_value(cdef) / 10
         deck = self._deck_left(view, me)
         chars = sorted(
-            (_card(s).lv for s, n in deck.items() for _ in range(n) if _card(s).is_character),
+            (card_def(s).lv for s, n in deck.items() for _ in range(n) if card_def(s).is_character),
             reverse=True,
         )
         if cdef.has(Verb.NOMINATE):
-            names = sorted({s for s in deck if _card(s).is_character}, key=lambda s: -_card(s).lv)[
-                :3
-            ]
+            names = sorted(
+                {s for s in deck if card_def(s).is_character}, key=lambda s: -card_def(s).lv
+            )[:3]
             if len(names) < 3:
                 return 10
-            return 80 + sum(_card(s).lv for s in names) / 3 - 0.1
+            return 80 + sum(card_def(s).lv for s in names) / 3 - 0.1
         if cdef.has(Verb.SUMMON_TOP):
             return 80 + (sum(chars) / len(chars) if chars else -70) - 0.2
         if cdef.has(Verb.DRAW) and _amount(cdef) == 0:
@@ -454,7 +490,7 @@ class HeuristicPlayer:
     def _on_deploy_target(self, view: Json, legal: list[Action]) -> Action | None:
         me = self._me(view)
         card = (view["pending"].get("context") or {}).get("card") or {}
-        cdef = _card(card["slug"]) if "slug" in card else None
+        cdef = card_def(card["slug"]) if "slug" in card else None
         slots = [int(a.args[0]) for a in self._by_verb(legal, "slot")]
         if not slots or cdef is None or cdef.target is None:
             return None
@@ -468,7 +504,7 @@ class HeuristicPlayer:
 
     def _on_nominate(self, view: Json, legal: list[Action]) -> Action | None:
         names = self._by_verb(legal, "name")
-        return max(names, key=lambda a: _card(str(a.args[0])).lv) if names else None
+        return max(names, key=lambda a: card_def(str(a.args[0])).lv) if names else None
 
     def _on_blind(self, view: Json, legal: list[Action]) -> Action | None:
         rng = random.Random(f"{self.seed}:{view['match']['game']}:{view['pending']['prompt_id']}")
@@ -480,11 +516,11 @@ class HeuristicPlayer:
             return None
         hand = self._tactics_hand(view, self._me(view))
         slugs = Counter(hand)
-        cats = Counter(_category(_card(s)) for s in hand)
+        cats = Counter(_category(card_def(s)) for s in hand)
 
         def value(action: Action) -> float:
             slug = str(action.args[0])
-            cdef = _card(slug)
+            cdef = card_def(slug)
             return chain_card_value(cdef) - 2.0 * cats[_category(cdef)] - 2.5 * slugs[slug]
 
         return max(takes, key=value)
@@ -506,7 +542,7 @@ class HeuristicPlayer:
         opp_res = int(view["players"][1 - me]["tactics_hand"]["count"]) + self._face_down(
             view, 1 - me
         )
-        my_hand = [_card(s) for s in self._tactics_hand(view, me)]
+        my_hand = [card_def(s) for s in self._tactics_hand(view, me)]
         free = sum(1 for s in view["players"][me]["strategy"] if s is None)
         boosts = [
             abs(_amount(c))
@@ -598,14 +634,14 @@ class HeuristicPlayer:
     def _cost(self, cdef: CardDef) -> float:
         return card_cost(cdef)
 
-    def _link_value(self, sim: _Sim, me: int, cdef: CardDef, chosen: Pos | None) -> float:
+    def _link_value(self, sim: ExchangeSim, me: int, cdef: CardDef, chosen: Pos | None) -> float:
         trial = sim.copy()
         negates = len(trial.links) if cdef.has(Verb.NEGATE_LAST) else None
-        trial.links.append(_Link(cdef, me, chosen, negates))
+        trial.links.append(SimLink(cdef, me, chosen, negates))
         trial.finish()
         return trial.score(me)
 
-    def _best_choice(self, sim: _Sim, me: int, cdef: CardDef) -> tuple[float, Pos | None]:
+    def _best_choice(self, sim: ExchangeSim, me: int, cdef: CardDef) -> tuple[float, Pos | None]:
         if not cdef.needs_choice:
             return self._link_value(sim, me, cdef, None), None
         best: tuple[float, Pos | None] = (float("-inf"), None)
@@ -617,24 +653,38 @@ class HeuristicPlayer:
 
     def _on_chain(self, view: Json, legal: list[Action]) -> Action | None:
         me = self._me(view)
-        sim = _sim_from_view(view)
-        resolved = sim.copy()
-        resolved.finish()
-        now = resolved.score(me)
         strategy = view["players"][me]["strategy"]
-        best_action: Action = Action.of("pass")
-        best_gain = 0.05
+        options: list[tuple[Action, CardDef]] = []
         for action in legal:
             if action.verb == "play":
-                cdef = _card(str(action.args[0]))
+                options.append((action, card_def(str(action.args[0]))))
             elif action.verb == "trap":
                 slot = strategy[int(action.args[0]) - 1]
-                if not slot or "slug" not in slot:
-                    continue
-                cdef = _card(str(slot["slug"]))
-            else:
-                continue
-            value, _ = self._best_choice(sim, me, cdef)
+                if slot and "slug" in slot:
+                    options.append((action, card_def(str(slot["slug"]))))
+        return self.chain_answer(_sim_from_view(view), me, options)
+
+    def chain_answer(
+        self, sim: ExchangeSim, me: int, options: Sequence[tuple[Action, CardDef]]
+    ) -> Action:
+        """The chain answer of ``me`` on ``sim``: the card that gains most, or ``pass``.
+
+        ``options`` pairs each activation in the legal actions with the card it activates.
+        Outcomes are remembered by the simulation's :meth:`ExchangeSim.key` (they depend on
+        nothing else), which spares most of the work in rollouts that meet an exchange again.
+        """
+        key = sim.key()
+        now = _CHAIN_VALUES.get((key, me))
+        if now is None:
+            resolved = sim.copy()
+            resolved.finish()
+            now = _remember((key, me), resolved.score(me))
+        best_action: Action = PASS
+        best_gain = 0.05
+        for action, cdef in options:
+            value = _CHAIN_VALUES.get((key, me, cdef.slug))
+            if value is None:
+                value = _remember((key, me, cdef.slug), self._best_choice(sim, me, cdef)[0])
             gain = value - now - self._cost(cdef)
             if gain > best_gain:
                 best_gain, best_action = gain, action
@@ -646,7 +696,7 @@ class HeuristicPlayer:
         slots = [int(a.args[0]) for a in self._by_verb(legal, "slot")]
         if "slug" not in card or not slots:
             return None
-        cdef = _card(str(card["slug"]))
+        cdef = card_def(str(card["slug"]))
         sim = _sim_from_view(view)
         side = sim.side(me, cdef) if cdef.target is not None else 1 - me
         scored = [(self._link_value(sim, me, cdef, (side, s)), -s) for s in slots]
@@ -678,7 +728,7 @@ class HeuristicPlayer:
 
             def keep(action: Action) -> float:
                 slug = str(action.args[0])
-                return chain_card_value(_card(slug)) - 1.0 * (counts[slug] - 1)
+                return chain_card_value(card_def(slug)) - 1.0 * (counts[slug] - 1)
 
             return min(hand, key=keep)
         traps = self._by_verb(legal, "exclude-trap")
@@ -688,6 +738,6 @@ class HeuristicPlayer:
 
         def trap_value(action: Action) -> float:
             slot = strategy[int(action.args[0]) - 1]
-            return chain_card_value(_card(slot["slug"])) if slot and "slug" in slot else 0.0
+            return chain_card_value(card_def(slot["slug"])) if slot and "slug" in slot else 0.0
 
         return min(traps, key=trap_value)
