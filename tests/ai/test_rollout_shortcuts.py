@@ -1,9 +1,9 @@
-"""The rollouts' shortcuts to the heuristic COM's chain answer change no decision.
+"""The rollouts' shortcuts to the heuristic COM's chain answers change no decision.
 
-Inside rollouts the chain answer is built straight from the state (``evaluate.exchange_sim``)
-instead of from a view, and outcomes are remembered by the simulation's key. Both must give
-exactly what the heuristic COM answers from the seat's real view, and the search must find the
-same candidates, visits and values with them as without them.
+Inside rollouts the answers to chain and chain-target prompts are built straight from the state
+(``evaluate.exchange_sim``) instead of from a view, and outcomes are remembered by the
+simulation's key. Both must give exactly what the heuristic COM answers from the seat's real
+view, and the search must find the same candidates, visits and values with them as without.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from kessen.games.kobo.state import EMPTY, KoboState
 from tests.ai.test_search import _mid_game
 
 
-def _chain_prompts(count: int, seed: int) -> list[KoboState]:
-    """Chain decisions of seeded matches where the heuristic COM meets a random player."""
+def _chain_prompts(count: int, seed: int, prompt: str = "chain") -> list[KoboState]:
+    """``prompt`` decisions of seeded matches where the heuristic COM meets a random player."""
     rules = registry.get("kobo")
     chooser = random.Random(seed)
     out: list[KoboState] = []
@@ -34,7 +34,7 @@ def _chain_prompts(count: int, seed: int) -> list[KoboState]:
         while state.pending is not None and len(out) < count:
             pending = state.pending
             legal = state.legal_actions()
-            if pending.prompt == "chain" and len(legal) > 1:
+            if pending.prompt == prompt and len(legal) > 1:
                 out.append(state.clone())
             if pending.seat == 0:
                 action = smart.choose(state.view(0), legal)
@@ -87,6 +87,15 @@ def test_the_rollout_chain_answer_is_the_heuristic_coms() -> None:
         cold = judge._chain_answer(state, seat, legal)
         warm = judge._chain_answer(state, seat, legal)  # answered from memory
         assert cold == warm == player.choose(state.view(seat), legal)
+
+
+def test_the_rollout_target_answer_is_the_heuristic_coms() -> None:
+    player = HeuristicPlayer(0)
+    for state in _chain_prompts(150, 6, "target"):
+        assert state.prompt is not None
+        seat = state.prompt[0]
+        legal = state.legal_actions()
+        assert judge._target_answer(state, seat, legal) == player.choose(state.view(seat), legal)
 
 
 def test_the_memory_starts_afresh_when_full(monkeypatch: pytest.MonkeyPatch) -> None:

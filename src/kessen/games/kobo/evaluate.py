@@ -558,7 +558,17 @@ def _chain_answer(state: KoboState, seat: int, legal: list[Action]) -> Action:
             card = state.strategy[seat * SLOTS + int(action.args[0]) - 1]
             if card != EMPTY:
                 options.append((action, card_def(state.defs[card].slug)))
-    return _heuristic().chain_answer(exchange_sim(state), seat, options)
+    answer = _heuristic().chain_answer(exchange_sim(state), seat, options)
+    return answer if answer in legal else legal[0]  # as HeuristicPlayer.choose does
+
+
+def _target_answer(state: KoboState, seat: int, legal: list[Action]) -> Action:
+    """The heuristic COM's choice for the card being activated, built from ``state``."""
+    slots = [int(a.args[0]) for a in legal if a.verb == "slot"]
+    if not slots:
+        return legal[0]
+    card = card_def(state.defs[state.stack[-1][2]].slug)
+    return _heuristic().target_answer(exchange_sim(state), seat, card, slots)
 
 
 def _ask_heuristic(state: KoboState, seat: int, legal: list[Action]) -> Action:
@@ -566,6 +576,8 @@ def _ask_heuristic(state: KoboState, seat: int, legal: list[Action]) -> Action:
     try:
         if state.prompt is not None and state.prompt[1] == "chain":
             return _chain_answer(state, seat, legal)
+        if state.prompt is not None and state.prompt[1] == "target":
+            return _target_answer(state, seat, legal)
         return heuristic.choose(lean_view(state, seat), legal)
     except (KeyError, TypeError, IndexError, AttributeError):
         return heuristic.choose(state.view(seat), legal)

@@ -696,8 +696,10 @@ class HeuristicPlayer:
         slots = [int(a.args[0]) for a in self._by_verb(legal, "slot")]
         if "slug" not in card or not slots:
             return None
-        cdef = card_def(str(card["slug"]))
-        sim = _sim_from_view(view)
+        return self.target_answer(_sim_from_view(view), me, card_def(str(card["slug"])), slots)
+
+    def target_answer(self, sim: ExchangeSim, me: int, cdef: CardDef, slots: list[int]) -> Action:
+        """The character ``me`` chooses among ``slots`` for ``cdef``, activated on ``sim``."""
         side = sim.side(me, cdef) if cdef.target is not None else 1 - me
         scored = [(self._link_value(sim, me, cdef, (side, s)), -s) for s in slots]
         best = max(scored)
