@@ -91,8 +91,8 @@ def card_cost(cdef: CardDef) -> float:
 PASS = Action.of("pass")
 _CHAIN_VALUES: dict[tuple[Any, ...], float] = {}
 """Chain outcomes by simulation key, seat and card (see :meth:`HeuristicPlayer.chain_answer`)."""
-CHAIN_MEMORY = 50_000
-"""Outcomes remembered at most; the memory starts afresh when full (outcomes never change)."""
+CHAIN_MEMORY = 20_000
+"""Outcomes remembered at most (about 17 MB); the memory starts afresh when full."""
 
 
 def _remember(key: tuple[Any, ...], value: float) -> float:
@@ -179,13 +179,8 @@ class ExchangeSim:
             chars = [c for c in chars if c != self.target]
         return chars
 
-    def _affected(self, link: SimLink) -> list[Pos]:
-        cdef = link.card
-        target = cdef.target
-        if target is None:
-            return []
-        side = self.side(link.seat, cdef)
-        scope = target.scope
+    def _affected(self, link: SimLink, side: int, scope: Scope) -> list[Pos]:
+        """Whom ``link`` (naming ``side`` with ``scope``) applies to now; gone ones drop out."""
         base = self.base
         if scope is Scope.CHOSEN:
             chosen = link.chosen
@@ -198,31 +193,35 @@ class ExchangeSim:
 
     def _run(self, link: SimLink, negated: list[bool]) -> None:
         cdef = link.card
+        target = cdef.target
+        side = self.side(link.seat, cdef) if target is not None else 0
         base, temp = self.base, self.temp
         for step in cdef.steps:
             verb = step.verb
             if verb is Verb.NEGATE_LAST:
                 if link.negates is not None and 1 <= link.negates <= len(negated):
                     negated[link.negates - 1] = True
+            elif verb is Verb.NEGATE_ATTACK:
+                self.negated = True
+            elif target is None:
+                continue  # a step that names characters, on a card that names none
             elif verb is Verb.MODIFY_LV:
                 amount = step.amount
                 if cdef.permanent:
-                    for pos in self._affected(link):
+                    for pos in self._affected(link, side, target.scope):
                         value = base[pos] + amount
                         base[pos] = value if value > 0 else 0
                 else:
-                    for pos in self._affected(link):
+                    for pos in self._affected(link, side, target.scope):
                         temp[pos] += amount
             elif verb is Verb.RETREAT_IF_ZERO:
-                for pos in self._affected(link):
+                for pos in self._affected(link, side, target.scope):
                     if base[pos] + temp[pos] <= 0:
                         self.remove(pos)
             elif verb is Verb.CHANGE_TARGET:
-                chosen = self._affected(link)
+                chosen = self._affected(link, side, target.scope)
                 if chosen:
                     self.target = chosen[0]
-            elif verb is Verb.NEGATE_ATTACK:
-                self.negated = True
 
     def finish(self) -> None:
         """Resolve every link (last first), the attack result and the base-Lv-0 sweep."""
@@ -236,8 +235,9 @@ class ExchangeSim:
         attackers = [a for a in self.attackers if a in base]
         target = self.target
         if not self.negated and attackers and target is not None and target in base:
-            attack = sum(self.lv(a) for a in attackers)
-            defence = self.lv(target)
+            temp = self.temp
+            attack = sum(max(0, base[a] + temp[a]) for a in attackers)
+            defence = max(0, base[target] + temp[target])
             if attack > defence:
                 self.remove(target)
             elif defence > attack:
