@@ -185,6 +185,19 @@ def test_rng_shuffle_is_a_deterministic_permutation() -> None:
     assert sorted(a) == items
 
 
+def test_rng_shuffle_is_fisher_yates_over_below() -> None:
+    """The inlined shuffle draws the same stream as ``below`` (recorded games depend on it)."""
+    for seed in range(300):
+        fast, slow = Rng(seed), Rng(seed)
+        items = list(range(seed % 40))
+        expected = items[:]
+        fast.shuffle(items)
+        for i in range(len(expected) - 1, 0, -1):
+            j = slow.below(i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert items == expected and fast.state == slow.state
+
+
 # --------------------------------------------------------------------------------------------
 # Replays
 # --------------------------------------------------------------------------------------------

@@ -37,10 +37,15 @@ class Rng:
         return (self.next64() * n) >> 64
 
     def shuffle(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place (Fisher–Yates)."""
+        """Shuffle ``items`` in place (Fisher–Yates; ``below`` inlined, the same stream)."""
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            s = (s + _GAMMA) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = s
 
     def clone(self) -> Rng:
         """An independent copy in the same state."""
