@@ -634,19 +634,29 @@ class HeuristicPlayer:
     def _cost(self, cdef: CardDef) -> float:
         return card_cost(cdef)
 
-    def _link_value(self, sim: ExchangeSim, me: int, cdef: CardDef, chosen: Pos | None) -> float:
+    def _link_value(
+        self, sim: ExchangeSim, me: int, cdef: CardDef, chosen: Pos | None, key: Any = None
+    ) -> float:
+        """``me``'s material after ``cdef`` (choosing ``chosen``) joins the chain and all
+        resolves; remembered under ``key`` (the simulation's :meth:`ExchangeSim.key`) if given."""
+        memo = (key, me, cdef.slug, chosen)
+        if key is not None and (known := _CHAIN_VALUES.get(memo)) is not None:
+            return known
         trial = sim.copy()
         negates = len(trial.links) if cdef.has(Verb.NEGATE_LAST) else None
         trial.links.append(SimLink(cdef, me, chosen, negates))
         trial.finish()
-        return trial.score(me)
+        value = trial.score(me)
+        return _remember(memo, value) if key is not None else value
 
-    def _best_choice(self, sim: ExchangeSim, me: int, cdef: CardDef) -> tuple[float, Pos | None]:
+    def _best_choice(
+        self, sim: ExchangeSim, me: int, cdef: CardDef, key: Any = None
+    ) -> tuple[float, Pos | None]:
         if not cdef.needs_choice:
-            return self._link_value(sim, me, cdef, None), None
+            return self._link_value(sim, me, cdef, None, key), None
         best: tuple[float, Pos | None] = (float("-inf"), None)
         for pos in sim.candidates(me, cdef):
-            value = self._link_value(sim, me, cdef, pos)
+            value = self._link_value(sim, me, cdef, pos, key)
             if value > best[0]:
                 best = (value, pos)
         return best
@@ -670,22 +680,23 @@ class HeuristicPlayer:
         """The chain answer of ``me`` on ``sim``: the card that gains most, or ``pass``.
 
         ``options`` pairs each activation in the legal actions with the card it activates.
-        Outcomes are remembered by the simulation's :meth:`ExchangeSim.key` (they depend on
-        nothing else), which spares most of the work in rollouts that meet an exchange again.
+        Gains and outcomes are remembered by the simulation's :meth:`ExchangeSim.key` (they
+        depend on nothing else), which spares most of the work in rollouts that meet an
+        exchange again, and the choice of a target right after the card is played.
         """
         key = sim.key()
-        now = _CHAIN_VALUES.get((key, me))
-        if now is None:
-            resolved = sim.copy()
-            resolved.finish()
-            now = _remember((key, me), resolved.score(me))
+        now: float | None = None
         best_action: Action = PASS
         best_gain = 0.05
         for action, cdef in options:
-            value = _CHAIN_VALUES.get((key, me, cdef.slug))
-            if value is None:
-                value = _remember((key, me, cdef.slug), self._best_choice(sim, me, cdef)[0])
-            gain = value - now - self._cost(cdef)
+            gain = _CHAIN_VALUES.get((key, me, cdef.slug))
+            if gain is None:
+                if now is None:
+                    resolved = sim.copy()
+                    resolved.finish()
+                    now = resolved.score(me)
+                value = self._best_choice(sim, me, cdef, key)[0]
+                gain = _remember((key, me, cdef.slug), value - now - self._cost(cdef))
             if gain > best_gain:
                 best_gain, best_action = gain, action
         return best_action
@@ -701,7 +712,8 @@ class HeuristicPlayer:
     def target_answer(self, sim: ExchangeSim, me: int, cdef: CardDef, slots: list[int]) -> Action:
         """The character ``me`` chooses among ``slots`` for ``cdef``, activated on ``sim``."""
         side = sim.side(me, cdef) if cdef.target is not None else 1 - me
-        scored = [(self._link_value(sim, me, cdef, (side, s)), -s) for s in slots]
+        key = sim.key()
+        scored = [(self._link_value(sim, me, cdef, (side, s), key), -s) for s in slots]
         best = max(scored)
         return Action.of("slot", -best[1])
 
