@@ -143,19 +143,6 @@ class ExchangeSim:
             list(self.links),
         )
 
-    def lv(self, pos: Pos) -> int:
-        """Current Lv, never below 0."""
-        return max(0, self.base[pos] + self.temp[pos])
-
-    def on_field(self, pos: Pos | None) -> bool:
-        """True if a character stands at ``pos``."""
-        return pos is not None and pos in self.base
-
-    def remove(self, pos: Pos) -> None:
-        """The character at ``pos`` retreats."""
-        self.base.pop(pos, None)
-        self.temp.pop(pos, None)
-
     def side(self, link_seat: int, cdef: CardDef) -> int:
         """The seat whose battle area ``cdef`` names, seen from its controller."""
         assert cdef.target is not None
@@ -179,79 +166,18 @@ class ExchangeSim:
             chars = [c for c in chars if c != self.target]
         return chars
 
-    def _affected(self, link: SimLink, side: int, scope: Scope) -> list[Pos]:
-        """Whom ``link`` (naming ``side`` with ``scope``) applies to now; gone ones drop out."""
-        base = self.base
-        if scope is Scope.CHOSEN:
-            chosen = link.chosen
-            return [chosen] if chosen is not None and chosen in base and chosen[0] == side else []
-        if scope is Scope.ALL:
-            return sorted(p for p in base if p[0] == side)
-        if side == self.attacker_seat:
-            return [a for a in self.attackers if a in base]
-        return [self.target] if self.target is not None and self.target in base else []
-
-    def _run(self, link: SimLink, negated: list[bool]) -> None:
-        cdef = link.card
-        target = cdef.target
-        side = self.side(link.seat, cdef) if target is not None else 0
-        base, temp = self.base, self.temp
-        for step in cdef.steps:
-            verb = step.verb
-            if verb is Verb.NEGATE_LAST:
-                if link.negates is not None and 1 <= link.negates <= len(negated):
-                    negated[link.negates - 1] = True
-            elif verb is Verb.NEGATE_ATTACK:
-                self.negated = True
-            elif target is None:
-                continue  # a step that names characters, on a card that names none
-            elif verb is Verb.MODIFY_LV:
-                amount = step.amount
-                if cdef.permanent:
-                    for pos in self._affected(link, side, target.scope):
-                        value = base[pos] + amount
-                        base[pos] = value if value > 0 else 0
-                else:
-                    for pos in self._affected(link, side, target.scope):
-                        temp[pos] += amount
-            elif verb is Verb.RETREAT_IF_ZERO:
-                for pos in self._affected(link, side, target.scope):
-                    if base[pos] + temp[pos] <= 0:
-                        self.remove(pos)
-            elif verb is Verb.CHANGE_TARGET:
-                chosen = self._affected(link, side, target.scope)
-                if chosen:
-                    self.target = chosen[0]
-
     def finish(self) -> None:
         """Resolve every link (last first), the attack result and the base-Lv-0 sweep."""
-        links = self.links
-        negated = [link.negated for link in links]
-        for index in range(len(links) - 1, -1, -1):
-            if not negated[index]:
-                self._run(links[index], negated)
+        self.target, self.negated = _resolve(
+            self.base,
+            self.temp,
+            self.attacker_seat,
+            self.attackers,
+            self.target,
+            self.negated,
+            self.links,
+        )
         self.links = []
-        base = self.base
-        attackers = [a for a in self.attackers if a in base]
-        target = self.target
-        if not self.negated and attackers and target is not None and target in base:
-            temp = self.temp
-            attack = sum(max(0, base[a] + temp[a]) for a in attackers)
-            defence = max(0, base[target] + temp[target])
-            if attack > defence:
-                self.remove(target)
-            elif defence > attack:
-                for a in attackers:
-                    self.remove(a)
-            elif len(attackers) == 1:
-                base[attackers[0]] = max(0, base[attackers[0]] - 1)
-                base[target] = max(0, base[target] - 1)
-            else:
-                base[target] = max(0, base[target] - 1)
-                # The defender retreats the attacker it fears most.
-                self.remove(max(attackers, key=lambda a: (base[a], a)))
-        for pos in [p for p, b in base.items() if b <= 0]:
-            self.remove(pos)
 
     def key(self) -> tuple[Any, ...]:
         """Everything the resolution reads, as a hashable value (equal keys, equal outcomes)."""
@@ -272,6 +198,104 @@ class ExchangeSim:
             worth = base + BODY
             total += worth if owner == seat else -worth
         return total
+
+
+def _resolve(
+    base: dict[Pos, int],
+    temp: dict[Pos, int],
+    attacker_seat: int,
+    attackers: list[Pos],
+    target: Pos | None,
+    attack_negated: bool,
+    links: list[SimLink],
+) -> tuple[Pos | None, bool]:
+    """Resolve ``links`` (last first), the attack result and the base-Lv-0 sweep on ``base``
+    and ``temp`` in place; return the attack's final target and whether it was negated.
+
+    One flat function (the simulation's inner loop): a link naming characters applies to its
+    chosen one, all of a side, or the side's attackers or target, whoever is still there.
+    """
+    negated = [link.negated for link in links]
+    for index in range(len(links) - 1, -1, -1):
+        if negated[index]:
+            continue
+        link = links[index]
+        cdef = link.card
+        spec = cdef.target
+        side = scope = None
+        if spec is not None:
+            named, seat = spec.side, link.seat
+            if named is Side.OWN:
+                side = seat
+            elif named is Side.OPPONENT:
+                side = 1 - seat
+            elif named is Side.ATTACKING:
+                side = attacker_seat
+            else:
+                side = 1 - attacker_seat
+            scope = spec.scope
+        for step in cdef.steps:
+            verb = step.verb
+            if verb is Verb.NEGATE_LAST:
+                if link.negates is not None and 1 <= link.negates <= len(negated):
+                    negated[link.negates - 1] = True
+                continue
+            if verb is Verb.NEGATE_ATTACK:
+                attack_negated = True
+                continue
+            if spec is None:
+                continue  # a step that names characters, on a card that names none
+            affected: list[Pos]
+            if scope is Scope.CHOSEN:
+                chosen = link.chosen
+                ok = chosen is not None and chosen in base and chosen[0] == side
+                affected = [chosen] if chosen is not None and ok else []
+            elif scope is Scope.ALL:
+                affected = sorted(p for p in base if p[0] == side)
+            elif side == attacker_seat:
+                affected = [a for a in attackers if a in base]
+            else:
+                affected = [target] if target is not None and target in base else []
+            if verb is Verb.MODIFY_LV:
+                amount = step.amount
+                if cdef.permanent:
+                    for pos in affected:
+                        value = base[pos] + amount
+                        base[pos] = value if value > 0 else 0
+                else:
+                    for pos in affected:
+                        temp[pos] += amount
+            elif verb is Verb.RETREAT_IF_ZERO:
+                for pos in affected:
+                    if base[pos] + temp[pos] <= 0:
+                        del base[pos]
+                        temp.pop(pos, None)
+            elif verb is Verb.CHANGE_TARGET and affected:
+                target = affected[0]
+    standing = [a for a in attackers if a in base]
+    if not attack_negated and standing and target is not None and target in base:
+        attack = sum(max(0, base[a] + temp[a]) for a in standing)
+        defence = max(0, base[target] + temp[target])
+        if attack > defence:
+            del base[target]
+            temp.pop(target, None)
+        elif defence > attack:
+            for a in standing:
+                base.pop(a, None)
+                temp.pop(a, None)
+        elif len(standing) == 1:
+            base[standing[0]] = max(0, base[standing[0]] - 1)
+            base[target] = max(0, base[target] - 1)
+        else:
+            base[target] = max(0, base[target] - 1)
+            # The defender retreats the attacker it fears most.
+            feared = max(standing, key=lambda a: (base[a], a))
+            del base[feared]
+            temp.pop(feared, None)
+    for pos in [p for p, b in base.items() if b <= 0]:
+        del base[pos]
+        temp.pop(pos, None)
+    return target, attack_negated
 
 
 def _sim_from_view(view: Json) -> ExchangeSim:
@@ -642,11 +666,15 @@ class HeuristicPlayer:
         memo = (key, me, cdef.slug, chosen)
         if key is not None and (known := _CHAIN_VALUES.get(memo)) is not None:
             return known
-        trial = sim.copy()
-        negates = len(trial.links) if cdef.has(Verb.NEGATE_LAST) else None
-        trial.links.append(SimLink(cdef, me, chosen, negates))
-        trial.finish()
-        value = trial.score(me)
+        links = sim.links
+        negates = len(links) if cdef.has(Verb.NEGATE_LAST) else None
+        base, temp = dict(sim.base), dict(sim.temp)
+        trial = [*links, SimLink(cdef, me, chosen, negates)]
+        _resolve(base, temp, sim.attacker_seat, sim.attackers, sim.target, sim.negated, trial)
+        value = 0.0
+        for (owner, _), printed in base.items():
+            worth = printed + BODY
+            value += worth if owner == me else -worth
         return _remember(memo, value) if key is not None else value
 
     def _best_choice(
