@@ -509,14 +509,16 @@ def exchange_sim(state: KoboState) -> ExchangeSim:
     base: dict[tuple[int, int], int] = {}
     temp: dict[tuple[int, int], int] = {}
     where: dict[int, tuple[int, int]] = {}  # card -> (seat of its row, slot 1-5)
-    for s in (0, 1):
-        start = s * SLOTS
-        for i, card in enumerate(state.battle[start : start + SLOTS]):
-            if card != EMPTY:
-                printed, lv = state.base[card], state.lv(card)
-                base[(s, i + 1)] = printed
-                temp[(s, i + 1)] = lv - printed if lv > 0 else -printed
-                where[card] = (s, i + 1)
+    battle, printed_lv, modifier = state.battle, state.base, state.temp
+    for index in range(2 * SLOTS):
+        card = battle[index]
+        if card != EMPTY:
+            pos = (index // SLOTS, index % SLOTS + 1)
+            printed = printed_lv[card]
+            base[pos] = printed
+            # As the view reads it: the current Lv is clamped at 0.
+            temp[pos] = modifier[card] if printed + modifier[card] > 0 else -printed
+            where[card] = pos
 
     def slot(card: int) -> int:
         """``state.slot_of(card) + 1`` (0 when off its owner's row)."""

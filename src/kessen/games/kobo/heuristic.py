@@ -108,7 +108,7 @@ def _remember(key: tuple[Any, ...], value: float) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class SimLink:
     """One chain link as the simulation needs it."""
 
@@ -119,7 +119,7 @@ class SimLink:
     negated: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class ExchangeSim:
     """The field and the attack, enough to resolve a chain and the attack result."""
 
