@@ -627,14 +627,14 @@ def _apply_declare(state: KoboState, frame: Frame, action: Action) -> None:
 
 def _activatable(state: KoboState, seat: int, card: int) -> bool:
     cdef = state.defs[card]
-    defending = seat != state.attacker_seat
-    if cdef.when is Timing.DEFENDING and not defending:
+    when = cdef.when
+    if when is Timing.DEFENDING and seat == state.attacker_seat:
         return False
-    if cdef.when is Timing.ATTACKING and defending:
+    if when is Timing.ATTACKING and seat != state.attacker_seat:
         return False
-    if cdef.has(Verb.NEGATE_LAST) and not state.chain:
+    if not state.chain and Verb.NEGATE_LAST in cdef.verbs:
         return False
-    return not (cdef.needs_choice and not effects.candidates(state, seat, card))
+    return not cdef.needs_choice or bool(effects.candidates(state, seat, card))
 
 
 def _step_chain(state: KoboState, frame: Frame) -> Prompt | None:

@@ -258,7 +258,7 @@ def _resolve(
                 affected = [target] if target is not None and target in base else []
             if verb is Verb.MODIFY_LV:
                 amount = step.amount
-                if cdef.permanent:
+                if cdef.kind is not CardKind.TACTIC:  # permanent
                     for pos in affected:
                         value = base[pos] + amount
                         base[pos] = value if value > 0 else 0
