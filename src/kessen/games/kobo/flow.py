@@ -21,6 +21,7 @@ from kessen.games.kobo import effects
 from kessen.games.kobo.cards import CardKind, Timing, Verb
 from kessen.games.kobo.endings import check_end, end_by_comparison
 from kessen.games.kobo.moves import (
+    card_rank,
     distinct_slugs,
     draw_main,
     free_slots,
@@ -645,15 +646,18 @@ def _legal_chain(state: KoboState, frame: Frame) -> list[Action]:
     seat = state.priority
     out: list[Action] = []
     row = state.strategy
-    if free_slots(row, seat):
-        hand = state.zone(seat, THAND)
+    start = seat * SLOTS
+    if EMPTY in row[start : start + SLOTS]:
+        first: dict[str, int] = {}  # each name's first card in the hand
+        for card in state.zone(seat, THAND):
+            first.setdefault(state.defs[card].slug, card)
         out += [
             Action.of("play", s)
-            for s in distinct_slugs(state, hand)
-            if _activatable(state, seat, _find(state, hand, s))
+            for s in sorted(first, key=card_rank)
+            if _activatable(state, seat, first[s])
         ]
     for i in range(SLOTS):
-        card = row[seat * SLOTS + i]
+        card = row[start + i]
         if card != EMPTY and not state.faceup[card] and _activatable(state, seat, card):
             out.append(Action.of("trap", i + 1))
     out.append(PASS)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from kessen.engine.contract import GameState, Json
@@ -455,19 +456,24 @@ def public_extras(state: KoboState, seat: int) -> Json:
 # --- search hooks ------------------------------------------------------------------------------
 
 
+@cache
+def _key_exponent(slug: str, power: float) -> float:
+    """The exponent of a card's sampling key: ``1 / card_value ** power`` (weighted draw)."""
+    from kessen.games.kobo.evaluate import card_value
+
+    weight: float = card_value(slug) ** power
+    return 1.0 / max(1e-9, weight)
+
+
 def _weighted_tactics(state: KoboState, opp: int, rng: random.Random, power: float) -> None:
     """Redeal the opponent's tactics hand favouring strong cards (it chose most of them).
 
     The hand and the deck together hold exactly the unseen tactics of the public list; only
     which of them sit in the hand is redrawn, each pick weighted by ``card_value ** power``.
     """
-    from kessen.games.kobo.evaluate import card_value
-
     hand, deck = state.zone(opp, THAND), state.zone(opp, TDECK)
     pool = hand + deck
-    keys = [
-        rng.random() ** (1.0 / max(1e-9, card_value(state.defs[c].slug) ** power)) for c in pool
-    ]
+    keys = [rng.random() ** _key_exponent(state.defs[c].slug, power) for c in pool]
     order = [c for _, c in sorted(zip(keys, pool, strict=True), reverse=True)]
     size = len(hand)
     hand[:] = order[:size]
