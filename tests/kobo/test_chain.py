@@ -419,3 +419,30 @@ def test_negation_may_answer_ones_own_card(card: str) -> None:
     play(s, "play hinder", "slot 1")
     option = "play counter-spell" if card == "counter-spell" else "trap 1"
     assert option in legal(s)
+
+
+def test_has_candidate_agrees_with_candidates_in_random_play() -> None:
+    """The legality shortcut says "someone to choose" exactly when the list is not empty."""
+    import random
+
+    from kessen.engine import registry
+    from kessen.games.kobo import effects
+
+    rules = registry.get("kobo")
+    chooser = random.Random(9)
+    checked = empty = 0
+    for _ in range(30):
+        state = rules.new_game(rules.default_config, chooser.randrange(2**31))
+        assert isinstance(state, KoboState)
+        while state.pending is not None:
+            if state.pending.prompt == "chain":
+                for seat in (0, 1):
+                    for card, cdef in enumerate(state.defs):
+                        if cdef.needs_choice and state.owner[card] == seat:
+                            expected = bool(effects.candidates(state, seat, card))
+                            assert effects.has_candidate(state, seat, card) == expected
+                            checked += 1
+                            empty += not expected
+            options = state.legal_actions()
+            state.apply(options[chooser.randrange(len(options))])
+    assert checked > 1000 and empty > 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from kessen.engine.log import Event
 from kessen.games.kobo.cards import CardDef, Scope, Side, Step, Verb
 from kessen.games.kobo.moves import retreat
-from kessen.games.kobo.state import EMPTY, KoboState, Link
+from kessen.games.kobo.state import EMPTY, SLOTS, KoboState, Link
 
 
 def side_seat(state: KoboState, seat: int, cdef: CardDef) -> int:
@@ -31,6 +31,16 @@ def candidates(state: KoboState, seat: int, card: int) -> list[int]:
     if cdef.has(Verb.CHANGE_TARGET):
         chars = [c for c in chars if c != state.target]
     return chars
+
+
+def has_candidate(state: KoboState, seat: int, card: int) -> bool:
+    """True if :func:`candidates` is not empty (without building it)."""
+    cdef = state.defs[card]
+    start = side_seat(state, seat, cdef) * SLOTS
+    row = state.battle[start : start + SLOTS]
+    if Verb.CHANGE_TARGET in cdef.verbs:
+        return any(c != EMPTY and c != state.target for c in row)
+    return any(c != EMPTY for c in row)
 
 
 def lower_base(state: KoboState, card: int, amount: int) -> None:

@@ -635,7 +635,7 @@ def _activatable(state: KoboState, seat: int, card: int) -> bool:
         return False
     if not state.chain and Verb.NEGATE_LAST in cdef.verbs:
         return False
-    return not cdef.needs_choice or bool(effects.candidates(state, seat, card))
+    return not cdef.needs_choice or effects.has_candidate(state, seat, card)
 
 
 def _step_chain(state: KoboState, frame: Frame) -> Prompt | None:
