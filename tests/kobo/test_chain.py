@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
+from kessen.engine import registry
+from kessen.games.kobo import effects
 from kessen.games.kobo.state import KoboState
 from tests.kobo.harness import Side, board, legal, log_kinds, play, slot_lv
 
@@ -423,11 +426,6 @@ def test_negation_may_answer_ones_own_card(card: str) -> None:
 
 def test_has_candidate_agrees_with_candidates_in_random_play() -> None:
     """The legality shortcut says "someone to choose" exactly when the list is not empty."""
-    import random
-
-    from kessen.engine import registry
-    from kessen.games.kobo import effects
-
     rules = registry.get("kobo")
     chooser = random.Random(9)
     checked = empty = 0
