@@ -90,7 +90,8 @@ def card_cost(cdef: CardDef) -> float:
 
 PASS = Action.of("pass")
 _CHAIN_VALUES: dict[tuple[Any, ...], float] = {}
-"""Chain outcomes by simulation key, seat and card (see :meth:`HeuristicPlayer.chain_answer`)."""
+"""Chain gains and link outcomes by simulation key, seat, card and choice (see
+:meth:`HeuristicPlayer.chain_answer`); they depend on nothing else."""
 CHAIN_MEMORY = 20_000
 """Outcomes remembered at most (about 17 MB); the memory starts afresh when full."""
 
