@@ -154,3 +154,34 @@ def test_com_reasons_name_no_card_hidden_from_the_reader_in_twgp() -> None:
             assert why["action"] == str(action)
             named.add(words[0])
     assert masked >= {"vital", "aside", "hand"} and named, (masked, named)
+
+
+class FailingPlayer:
+    """A COM with a defect: every decision raises (naming a card, as real errors may)."""
+
+    name = "failing"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, view: Json, legal: Sequence[Action]) -> Action:
+        raise KeyError("thorn-armor")
+
+
+def test_a_failing_com_is_replaced_by_the_heuristic_and_the_match_goes_on(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    rules = registry.get("kobo")
+    players: dict[str, Any] = {**rules.players, "failing": FailingPlayer}
+    patched = dataclasses.replace(rules, players=players)
+    monkeypatch.setattr(registry, "_RULESETS", {**registry._RULESETS, "kobo": patched})
+    config = {"decks": ["vanguard", "tempo"], "best_of": 1}
+    session = Session.create("kobo", config, 4, "com_vs_com", "failing", 0.0)
+    twin = Session.create("kobo", config, 4, "com_vs_com", "heuristic", 0.0)
+    for _ in range(40):
+        assert session.com_step() is not None  # no exception: the heuristic answered
+        assert twin.com_step() is not None
+    assert session.live.state_hash() == twin.live.state_hash()  # exactly the heuristic's moves
+    assert "COM failing failed on kobo" in caplog.text and "thorn-armor" in caplog.text
+    why = session.view_for(0, "ja", False)["com_why"]
+    assert "thorn-armor" not in str(why)  # the error's text stays in the server log

@@ -47,7 +47,14 @@ from kessen.server.protocol import (
     error,
     parse_message,
 )
-from kessen.server.session import SPECTATOR, Mode, Session, SessionError, redact_action
+from kessen.server.session import (
+    SPECTATOR,
+    Mode,
+    Session,
+    SessionError,
+    com_choice,
+    redact_action,
+)
 from kessen.store.html_replay import shown_action
 from kessen.store.records import NO_RESULT, MatchInfo, MatchRecord, MatchStore, StoreError
 
@@ -136,7 +143,6 @@ class Hub:
     async def _drive(self, session: Session) -> None:
         """Play the COM seats of ``session`` at its pace until the match ends."""
         wake = self.wake[session.id]
-        rules = registry.get(session.ruleset)
         while True:
             await wake.wait()
             wake.clear()
@@ -146,12 +152,13 @@ class Hub:
                 if session.version != version or session.com_to_move() != seat:
                     continue
                 state = session.live
-                player = rules.players[session.com[seat]](session.com_seed())
                 view, legal = state.view(seat), state.legal_actions()
-                action = await asyncio.to_thread(player.choose, view, legal)
+                action, why = await asyncio.to_thread(
+                    com_choice, session.ruleset, session.com[seat], session.com_seed(), view, legal
+                )
                 if session.version != version:
                     continue
-                session.apply_com(seat, action, getattr(player, "last_explanation", None))
+                session.apply_com(seat, action, why)
                 await self.broadcast(session)
 
     async def close(self) -> None:

@@ -8,6 +8,8 @@ never re-rolls anything.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import math
 import secrets
 from dataclasses import dataclass, field
@@ -26,6 +28,31 @@ SPECTATOR = -1
 
 class SessionError(RulesError):
     """A request the session refuses; the message says why and nothing changed."""
+
+
+def com_choice(
+    ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+) -> tuple[Action, Any]:
+    """COM ``level``'s action for ``view`` and its explanation (the "why").
+
+    A COM that fails (a defect in a player or in a ruleset's search hooks) must not stall the
+    match: the failure is logged with its traceback, and the ruleset's heuristic COM answers
+    instead (the first legal action if there is none, or if it fails too). The explanation
+    says so by the error's type only: its message may name cards the COM holds hidden, and
+    the explanation is shown to the other seat.
+    """
+    rules = registry.get(ruleset)
+    try:
+        player = rules.players[level](seed)
+        return player.choose(view, legal), getattr(player, "last_explanation", None)
+    except Exception as err:  # any COM defect: log it, answer, play on
+        logging.getLogger(__name__).exception("COM %s failed on %s", level, ruleset)
+        reason = f"fallback: {type(err).__name__}"
+    action = legal[0]
+    with contextlib.suppress(Exception):
+        backup = rules.players["heuristic"](seed).choose(view, legal)
+        action = backup if backup in legal else action
+    return action, [{"action": str(action), "visits": 0, "value": None, "by": reason}]
 
 
 @dataclass
@@ -276,10 +303,9 @@ class Session:
         seat = self.com_to_move()
         if seat is None:
             return None
-        rules = registry.get(self.ruleset)
-        player = rules.players[self.com[seat]](self.com_seed())
-        action = player.choose(self.live.view(seat), self.live.legal_actions())
-        self.apply_com(seat, action, getattr(player, "last_explanation", None))
+        view, legal = self.live.view(seat), self.live.legal_actions()
+        action, why = com_choice(self.ruleset, self.com[seat], self.com_seed(), view, legal)
+        self.apply_com(seat, action, why)
         return action
 
     # --- undo / redo ------------------------------------------------------------------
