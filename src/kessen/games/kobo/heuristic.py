@@ -147,14 +147,7 @@ class ExchangeSim:
     def side(self, link_seat: int, cdef: CardDef) -> int:
         """The seat whose battle area ``cdef`` names, seen from its controller."""
         assert cdef.target is not None
-        side = cdef.target.side
-        if side is Side.OWN:
-            return link_seat
-        if side is Side.OPPONENT:
-            return 1 - link_seat
-        if side is Side.ATTACKING:
-            return self.attacker_seat
-        return 1 - self.attacker_seat
+        return _named_seat(cdef.target.side, link_seat, self.attacker_seat)
 
     def chars(self, seat: int) -> list[Pos]:
         """Positions of ``seat``'s characters, in slot order."""
@@ -194,11 +187,27 @@ class ExchangeSim:
 
     def score(self, seat: int) -> float:
         """Material balance for ``seat``: its characters' worth minus the opponent's."""
-        total = 0.0
-        for (owner, _), base in self.base.items():
-            worth = base + BODY
-            total += worth if owner == seat else -worth
-        return total
+        return _material(self.base, seat)
+
+
+def _named_seat(named: Side, seat: int, attacker_seat: int) -> int:
+    """The seat whose battle area a card naming ``named`` means, for its controller ``seat``."""
+    if named is Side.OWN:
+        return seat
+    if named is Side.OPPONENT:
+        return 1 - seat
+    if named is Side.ATTACKING:
+        return attacker_seat
+    return 1 - attacker_seat
+
+
+def _material(base: dict[Pos, int], seat: int) -> float:
+    """Material balance for ``seat``: its characters' worth minus the opponent's."""
+    total = 0.0
+    for (owner, _), printed in base.items():
+        worth = printed + BODY
+        total += worth if owner == seat else -worth
+    return total
 
 
 def _resolve(
@@ -225,16 +234,7 @@ def _resolve(
         spec = cdef.target
         side = scope = None
         if spec is not None:
-            named, seat = spec.side, link.seat
-            if named is Side.OWN:
-                side = seat
-            elif named is Side.OPPONENT:
-                side = 1 - seat
-            elif named is Side.ATTACKING:
-                side = attacker_seat
-            else:
-                side = 1 - attacker_seat
-            scope = spec.scope
+            side, scope = _named_seat(spec.side, link.seat, attacker_seat), spec.scope
         for step in cdef.steps:
             verb = step.verb
             if verb is Verb.NEGATE_LAST:
@@ -250,7 +250,7 @@ def _resolve(
             if scope is Scope.CHOSEN:
                 chosen = link.chosen
                 ok = chosen is not None and chosen in base and chosen[0] == side
-                affected = [chosen] if chosen is not None and ok else []
+                affected = [chosen] if ok and chosen is not None else []  # (narrows the type)
             elif scope is Scope.ALL:
                 affected = sorted(p for p in base if p[0] == side)
             elif side == attacker_seat:
@@ -672,10 +672,7 @@ class HeuristicPlayer:
         base, temp = dict(sim.base), dict(sim.temp)
         trial = [*links, SimLink(cdef, me, chosen, negates)]
         _resolve(base, temp, sim.attacker_seat, sim.attackers, sim.target, sim.negated, trial)
-        value = 0.0
-        for (owner, _), printed in base.items():
-            worth = printed + BODY
-            value += worth if owner == me else -worth
+        value = _material(base, me)
         return _remember(memo, value) if key is not None else value
 
     def _best_choice(
