@@ -33,3 +33,58 @@ def test_markdown_table_has_one_row_per_matchup() -> None:
     tally.add(MatchResult("a", "b", games_a=2, games_b=1, match_a=True, times_a=[0.1]))
     text = render_markdown([tally.summary()])
     assert "| a vs b | 3 | 2–1 (0) |" in text
+
+
+def test_an_observer_sees_every_decision_and_the_end_but_changes_nothing() -> None:
+    """``play_match(observe=...)`` reads the true state between decisions only: the match is
+    the same as without it, and the observer's last call sees the finished match."""
+    from kessen.engine.contract import GameState
+
+    job = Job("kobo", "heuristic", "random", 0, ("tempo", "tempo"), 7, 3, 1.0)
+    seen: list[tuple[int, bool]] = []
+
+    def observe(state: GameState) -> None:
+        seen.append((len(getattr(state, "results", [])), state.pending is None))
+
+    plain = play_match(job)
+    watched = play_match(job, observe)
+    assert (watched.games_a, watched.games_b, watched.ties) == (
+        plain.games_a,
+        plain.games_b,
+        plain.ties,
+    )
+    assert len(seen) >= len(plain.times_a) + len(plain.times_b) + 1
+    assert seen[-1][1] and not any(done for _, done in seen[:-1])
+
+
+def test_start_odds_buckets_the_games_by_first_turn_chance() -> None:
+    """The analysis script (bench/kobo_start_odds.py) records one chance per decided game,
+    from the left player's side, and buckets the games with their win rate."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "bench" / "kobo_start_odds.py"
+    spec = importlib.util.spec_from_file_location("kobo_start_odds", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclass looks itself up there)
+    spec.loader.exec_module(module)
+    games = []
+    for seat in (0, 1):
+        job = Job("kobo", "heuristic", "random", seat, ("vanguard", "vanguard"), 11, 3, 1.0)
+        games += module.play(job)
+    assert games and all(
+        0.0 <= chance <= 1.0 and score in (0.0, 0.5, 1.0) for chance, score in games
+    )
+    rows = module.table(games)
+    assert sum(count for _, count, _ in rows) == len(games)
+    # The heuristic COM against random wins most games.
+    assert sum(score for _, score in games) > len(games) / 2
+    assert module.table([(0.1, 0.0), (0.5, 1.0), (1.0, 1.0)]) == [
+        ("0.00–0.25", 1, 0.0),
+        ("0.25–0.40", 0, None),
+        ("0.40–0.60", 1, 1.0),
+        ("0.60–0.75", 0, None),
+        ("0.75–1.00", 1, 1.0),
+    ]

@@ -33,7 +33,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,8 +127,12 @@ def _build(name: str, ruleset: str, seed: int, peer_seconds: float) -> Player:
     return rules.players[name](seed)
 
 
-def play_match(job: Job) -> MatchResult:
-    """Play one match of ``job`` and report it from ``job.a``'s side."""
+def play_match(job: Job, observe: Callable[[GameState], None] | None = None) -> MatchResult:
+    """Play one match of ``job`` and report it from ``job.a``'s side.
+
+    ``observe`` (for analyses, never for players) is called with the true state before every
+    decision and once more when the match is over.
+    """
     rules = registry.get(job.ruleset)
     config = dict(rules.default_config)
     if "decks" in config:
@@ -154,6 +158,8 @@ def play_match(job: Job) -> MatchResult:
         if job.peer_seconds <= 0 and seats[seat].startswith("openspiel-ismcts"):
             total, count = spent_by[1 - seat]
             player.seconds = total / count if count else 0.3  # type: ignore[attr-defined]
+        if observe is not None:
+            observe(state)
         legal = state.legal_actions()
         start = time.perf_counter()
         action = player.choose(state.view(seat), legal)
@@ -163,6 +169,8 @@ def play_match(job: Job) -> MatchResult:
             spent_by[seat][0] += spent
             spent_by[seat][1] += 1
         state.apply(action)
+    if observe is not None:
+        observe(state)
     outcome = state.outcome
     winners: list[int | None] = [w for w, _reason, _turns in getattr(state, "results", [])]
     if not hasattr(state, "results") and outcome is not None:  # a one-game ruleset
@@ -250,7 +258,7 @@ class Tally:
         }
 
 
-def _jobs(
+def pair_jobs(
     ruleset: str,
     a: str,
     b: str,
@@ -359,7 +367,7 @@ def run(
                     open_, key=lambda k: (tallies[k].games + per_match * in_flight[k]) / goals[k]
                 )
                 a, b = m.split(":", 1)
-                jobs = _jobs(ruleset, a, b, pairs[m], best_of, peer_seconds, seed, mirror)
+                jobs = pair_jobs(ruleset, a, b, pairs[m], best_of, peer_seconds, seed, mirror)
                 for job in jobs:
                     pending.append((m, pool.apply_async(play_match, (job,))))
                     in_flight[m] += 1
