@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kessen.ai.tournament import Job, play_match, render_markdown, wilson
@@ -60,16 +62,7 @@ def test_an_observer_sees_every_decision_and_the_end_but_changes_nothing() -> No
 def test_start_odds_buckets_the_games_by_first_turn_chance() -> None:
     """The analysis script (bench/kobo_start_odds.py) records one chance per decided game,
     from the left player's side, and buckets the games with their win rate."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).parents[2] / "bench" / "kobo_start_odds.py"
-    spec = importlib.util.spec_from_file_location("kobo_start_odds", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (its dataclass looks itself up there)
-    spec.loader.exec_module(module)
+    module = _load_bench("kobo_start_odds")
     games = []
     for seat in (0, 1):
         job = Job("kobo", "heuristic", "random", seat, ("vanguard", "vanguard"), 11, 3, 1.0)
@@ -88,3 +81,44 @@ def test_start_odds_buckets_the_games_by_first_turn_chance() -> None:
         ("0.60–0.75", 0, None),
         ("0.75–1.00", 1, 1.0),
     ]
+
+
+def _load_bench(name: str) -> Any:
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (a dataclass of the script looks itself up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe script (bench/strong_variants.py) changes exactly the settings it is given,
+    and refuses an unknown one."""
+    from kessen.ai import levels
+    from kessen.games.kobo import evaluate
+
+    for name in ("DEEP_TURNS", "EPSILON", "ROUTINE_PROMPTS", "HEURISTIC_PROMPTS"):
+        monkeypatch.setattr(evaluate, name, getattr(evaluate, name))
+    monkeypatch.setattr(levels, "LEVELS", levels.LEVELS)
+    probe = _load_bench("strong_variants")
+    before = {item.key: item.iterations for item in levels.LEVELS}
+    probe.apply_variant("committed")
+    assert {item.key: item.iterations for item in levels.LEVELS} == before
+    probe.apply_variant("iterations=500+turns=3+epsilon=0.2+search=tactics+standby-heuristic")
+    assert {item.key: item.iterations for item in levels.LEVELS} == {
+        **before,
+        "ismcts-strong": 500,
+    }
+    assert (evaluate.DEEP_TURNS, evaluate.EPSILON) == (3, 0.2)
+    assert "tactics" not in evaluate.ROUTINE_PROMPTS and "set" in evaluate.ROUTINE_PROMPTS
+    assert "standby" in evaluate.HEURISTIC_PROMPTS
+    with pytest.raises(ValueError, match="unknown setting"):
+        probe.apply_variant("budget=3")
+    with pytest.raises(ValueError, match="not a routine prompt"):
+        probe.apply_variant("search=chain")

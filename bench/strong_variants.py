@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Probe a variant of the strongest Kōbō level against the heuristic COM on the tournament's deals.
+
+A variant changes one or more settings of the committed model in the worker processes before
+they play (so the committed code stays as it is), then plays the tournament's pairs of
+best-of-three matches (``kessen.ai.tournament.pair_jobs``: seed 2026, mirror decks, seats
+swapped) of ``ismcts-strong`` against ``heuristic`` and prints the win rate with its Wilson 95%
+interval, as one JSON line. Settings, joined with ``+``:
+
+- ``iterations=N``: the search budget of つよい (250 committed);
+- ``turns=N``: the deep model's rollout length in turns (``DEEP_TURNS``, 2 committed);
+- ``epsilon=X``: the share of random deviations in rollouts (``EPSILON``, 0.1 committed);
+- ``search=PROMPT``: the search decides ``PROMPT`` instead of leaving it to the heuristic COM
+  (one of ``ROUTINE_PROMPTS``: ``standby``, ``set``, ``deploy_target``, ``tactics`` …);
+- ``standby-heuristic``: rollouts that start in the standby finish it with the heuristic COM's
+  answers instead of the cheap random policy (for ``search=…`` of standby prompts);
+- ``committed``: nothing changed (the baseline on the same deals).
+
+Usage::
+
+    .venv/bin/python bench/strong_variants.py committed --pairs 20
+    .venv/bin/python bench/strong_variants.py iterations=500 --pairs 20
+    .venv/bin/python bench/strong_variants.py \\
+        standby-heuristic+search=standby+search=set+search=deploy_target+search=tactics
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from kessen.ai import levels, tournament
+from kessen.games.kobo import evaluate
+
+STANDBY_PROMPTS = frozenset({"standby", "place", "set", "deploy", "deploy_target", "tactics"})
+"""The standby prompts ``standby-heuristic`` hands to the heuristic COM inside rollouts."""
+
+
+def apply_variant(variant: str) -> None:
+    """Change the settings ``variant`` names, in this process."""
+    for setting in variant.split("+"):
+        name, _, value = setting.partition("=")
+        if name == "committed":
+            continue
+        if name == "iterations":
+            levels.LEVELS = tuple(
+                dataclasses.replace(level, iterations=int(value))
+                if level.key == "ismcts-strong"
+                else level
+                for level in levels.LEVELS
+            )
+        elif name == "turns":
+            evaluate.DEEP_TURNS = int(value)
+        elif name == "epsilon":
+            evaluate.EPSILON = float(value)
+        elif name == "search":
+            if value not in evaluate.ROUTINE_PROMPTS:
+                raise ValueError(f"{value!r} is not a routine prompt")
+            evaluate.ROUTINE_PROMPTS = frozenset(evaluate.ROUTINE_PROMPTS - {value})
+        elif name == "standby-heuristic":
+            evaluate.HEURISTIC_PROMPTS = frozenset(evaluate.HEURISTIC_PROMPTS | STANDBY_PROMPTS)
+        else:
+            raise ValueError(f"unknown setting {setting!r}")
+
+
+def play(variant: str, job: tournament.Job) -> tuple[int, int, int, list[float]]:
+    """One match of the variant: games won and lost, ties, and the variant's decision times."""
+    apply_variant(variant)
+    result = tournament.play_match(job)
+    return result.games_a, result.games_b, result.ties, result.times_a
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Play the variant's matches and print one JSON line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant", help="settings joined with +, or 'committed'")
+    parser.add_argument("--pairs", type=int, default=20, help="pairs of matches to play")
+    parser.add_argument("--start", type=int, default=0, help="index of the first pair")
+    parser.add_argument("--seed", type=int, default=2026, help="the tournament's seed")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    apply_variant(args.variant)  # refuse an unknown setting before playing
+    jobs = [
+        job
+        for index in range(args.start, args.start + args.pairs)
+        for job in tournament.pair_jobs(
+            "kobo", "ismcts-strong", "heuristic", index, 3, 0.0, args.seed, True
+        )
+    ]
+    began = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        results = list(pool.map(play, [args.variant] * len(jobs), jobs))
+    won = sum(r[0] for r in results)
+    lost = sum(r[1] for r in results)
+    ties = sum(r[2] for r in results)
+    times = [t for r in results for t in r[3]]
+    score = won + 0.5 * ties
+    low, high = tournament.wilson(score, won + lost + ties)
+    print(
+        json.dumps(
+            {
+                "variant": args.variant,
+                "pairs": [args.start, args.start + args.pairs],
+                "won": won,
+                "lost": lost,
+                "ties": ties,
+                "rate": round(score / max(1, won + lost + ties), 4),
+                "ci95": [round(low, 3), round(high, 3)],
+                "mean_s": round(sum(times) / max(1, len(times)), 3),
+                "max_s": round(max(times, default=0.0), 2),
+                "minutes": round((time.perf_counter() - began) / 60, 1),
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
