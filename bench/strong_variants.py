@@ -36,7 +36,9 @@ from concurrent.futures import ProcessPoolExecutor
 from kessen.ai import levels, tournament
 from kessen.games.kobo import evaluate
 
-STANDBY_PROMPTS = frozenset({"standby", "place", "set", "deploy", "deploy_target", "tactics"})
+STANDBY_PROMPTS = frozenset(
+    {"standby", "place", "set", "deploy", "deploy_target", "nominate", "tactics"}
+)
 """The standby prompts ``standby-heuristic`` hands to the heuristic COM inside rollouts."""
 
 
