@@ -35,6 +35,17 @@ class Side(StrEnum):
     ATTACKING = "attacking"
 
 
+def named_seat(named: Side, seat: int, attacker_seat: int) -> int:
+    """The seat whose battle area ``named`` means for a card controlled by ``seat``."""
+    if named is Side.OWN:
+        return seat
+    if named is Side.OPPONENT:
+        return 1 - seat
+    if named is Side.ATTACKING:
+        return attacker_seat
+    return 1 - attacker_seat
+
+
 class Scope(StrEnum):
     """Which characters of the side an effect touches.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kessen.engine.log import Event
-from kessen.games.kobo.cards import CardDef, Scope, Side, Step, Verb
+from kessen.games.kobo.cards import CardDef, Scope, Step, Verb, named_seat
 from kessen.games.kobo.moves import retreat
 from kessen.games.kobo.state import EMPTY, SLOTS, KoboState, Link
 
@@ -11,14 +11,7 @@ from kessen.games.kobo.state import EMPTY, SLOTS, KoboState, Link
 def side_seat(state: KoboState, seat: int, cdef: CardDef) -> int:
     """The seat whose battle area the card's effect names, seen from its controller ``seat``."""
     assert cdef.target is not None
-    side = cdef.target.side
-    if side is Side.OWN:
-        return seat
-    if side is Side.OPPONENT:
-        return 1 - seat
-    if side is Side.ATTACKING:
-        return state.attacker_seat
-    return 1 - state.attacker_seat
+    return named_seat(cdef.target.side, seat, state.attacker_seat)
 
 
 def candidates(state: KoboState, seat: int, card: int) -> list[int]:

@@ -21,9 +21,9 @@ from kessen.games.kobo import effects
 from kessen.games.kobo.cards import CardKind, Timing, Verb
 from kessen.games.kobo.endings import check_end, end_by_comparison
 from kessen.games.kobo.moves import (
-    card_rank,
     distinct_slugs,
     draw_main,
+    first_by_name,
     free_slots,
     move,
     retreat,
@@ -648,13 +648,10 @@ def _legal_chain(state: KoboState, frame: Frame) -> list[Action]:
     row = state.strategy
     start = seat * SLOTS
     if EMPTY in row[start : start + SLOTS]:
-        first: dict[str, int] = {}  # each name's first card in the hand
-        for card in state.zone(seat, THAND):
-            first.setdefault(state.defs[card].slug, card)
         out += [
-            Action.of("play", s)
-            for s in sorted(first, key=card_rank)
-            if _activatable(state, seat, first[s])
+            Action.of("play", slug)
+            for slug, card in first_by_name(state, state.zone(seat, THAND)).items()
+            if _activatable(state, seat, card)
         ]
     for i in range(SLOTS):
         card = row[start + i]

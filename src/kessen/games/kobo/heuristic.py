@@ -19,7 +19,7 @@ from typing import Any
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.games.kobo.cards import CardDef, CardKind, Scope, Side, Timing, Verb
+from kessen.games.kobo.cards import CardDef, CardKind, Scope, Side, Timing, Verb, named_seat
 from kessen.games.kobo.schema import load_pool
 
 MAX_TRAPS = 3
@@ -147,7 +147,7 @@ class ExchangeSim:
     def side(self, link_seat: int, cdef: CardDef) -> int:
         """The seat whose battle area ``cdef`` names, seen from its controller."""
         assert cdef.target is not None
-        return _named_seat(cdef.target.side, link_seat, self.attacker_seat)
+        return named_seat(cdef.target.side, link_seat, self.attacker_seat)
 
     def chars(self, seat: int) -> list[Pos]:
         """Positions of ``seat``'s characters, in slot order."""
@@ -190,17 +190,6 @@ class ExchangeSim:
         return _material(self.base, seat)
 
 
-def _named_seat(named: Side, seat: int, attacker_seat: int) -> int:
-    """The seat whose battle area a card naming ``named`` means, for its controller ``seat``."""
-    if named is Side.OWN:
-        return seat
-    if named is Side.OPPONENT:
-        return 1 - seat
-    if named is Side.ATTACKING:
-        return attacker_seat
-    return 1 - attacker_seat
-
-
 def _material(base: dict[Pos, int], seat: int) -> float:
     """Material balance for ``seat``: its characters' worth minus the opponent's."""
     total = 0.0
@@ -234,7 +223,7 @@ def _resolve(
         spec = cdef.target
         side = scope = None
         if spec is not None:
-            side, scope = _named_seat(spec.side, link.seat, attacker_seat), spec.scope
+            side, scope = named_seat(spec.side, link.seat, attacker_seat), spec.scope
         for step in cdef.steps:
             verb = step.verb
             if verb is Verb.NEGATE_LAST:
@@ -259,7 +248,7 @@ def _resolve(
                 affected = [target] if target is not None and target in base else []
             if verb is Verb.MODIFY_LV:
                 amount = step.amount
-                if cdef.kind is not CardKind.TACTIC:  # permanent
+                if cdef.permanent:
                     for pos in affected:
                         value = base[pos] + amount
                         base[pos] = value if value > 0 else 0

@@ -19,10 +19,18 @@ def card_rank(slug: str) -> int:
     return _ranks()[slug]
 
 
+def first_by_name(state: KoboState, cards: list[int]) -> dict[str, int]:
+    """Each distinct card name among ``cards`` with its first card there, in pool order."""
+    first: dict[str, int] = {}
+    for card in cards:
+        first.setdefault(state.defs[card].slug, card)
+    rank = _ranks()
+    return {slug: first[slug] for slug in sorted(first, key=rank.__getitem__)}
+
+
 def distinct_slugs(state: KoboState, cards: list[int]) -> list[str]:
     """The distinct card names among ``cards``, in pool order."""
-    rank = _ranks()
-    return sorted({state.defs[c].slug for c in cards}, key=rank.__getitem__)
+    return list(first_by_name(state, cards))
 
 
 def free_slots(row: list[int], seat: int) -> list[int]:
