@@ -14,6 +14,8 @@ interval, as one JSON line. Settings, joined with ``+``:
   (one of ``ROUTINE_PROMPTS``: ``standby``, ``set``, ``deploy_target``, ``tactics`` …);
 - ``standby-heuristic``: rollouts that start in the standby finish it with the heuristic COM's
   answers instead of the cheap random policy (for ``search=…`` of standby prompts);
+- ``tree-prior=X``: the heuristic COM's answer favoured at every node below the root too, with
+  weight ``X`` (``tree_prior_weight``, 0 committed; the root's ``prior_weight`` is 0.3);
 - ``committed``: nothing changed (the baseline on the same deals).
 
 Usage::
@@ -51,6 +53,13 @@ def apply_variant(variant: str) -> None:
         if name == "iterations":
             levels.LEVELS = tuple(
                 dataclasses.replace(level, iterations=int(value))
+                if level.key == "ismcts-strong"
+                else level
+                for level in levels.LEVELS
+            )
+        elif name == "tree-prior":
+            levels.LEVELS = tuple(
+                dataclasses.replace(level, tree_prior_weight=float(value))
                 if level.key == "ismcts-strong"
                 else level
                 for level in levels.LEVELS

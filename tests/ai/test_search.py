@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -142,3 +143,31 @@ def test_levels_are_ordered_and_registrable() -> None:
     assert player.name == "ismcts-easy"
     with pytest.raises(KeyError):
         level("nope")
+
+
+def test_tree_prior_is_asked_once_per_node_and_only_when_weighted() -> None:
+    """``tree_prior_weight`` asks the ruleset's state prior below the root, once per node it
+    visits as a decision; at weight 0 the prior is never asked and the search is unchanged."""
+    state = _mid_game(5)
+    assert state.pending is not None
+    view, legal = state.view(state.pending.seat), state.legal_actions()
+    hooks = hooks_for("kobo", deep=True)
+    assert hooks.state_prior is not None
+    asked: list[int] = []
+
+    def counted(world: GameState, options: list[Action]) -> Action | None:
+        assert world is not state and world.pending is not None
+        asked.append(len(options))
+        assert hooks.state_prior is not None
+        answer = hooks.state_prior(world, options)
+        assert answer in options
+        return answer
+
+    counting = dataclasses.replace(hooks, state_prior=counted)
+    plain = search(view, legal, hooks, SearchConfig(Budget(80), 0.25, 0.3), seed=3)
+    unweighted = search(view, legal, counting, SearchConfig(Budget(80), 0.25, 0.3), seed=3)
+    assert not asked and unweighted.candidates == plain.candidates
+    weighted = search(view, legal, counting, SearchConfig(Budget(80), 0.25, 0.3, 0.5), seed=3)
+    assert 0 < len(asked) < 80 and all(n > 1 for n in asked)
+    again = search(view, legal, counting, SearchConfig(Budget(80), 0.25, 0.3, 0.5), seed=3)
+    assert again.candidates == weighted.candidates

@@ -65,3 +65,29 @@ def test_sampled_worlds_differ_from_the_truth_and_from_each_other() -> None:
     for world in worlds:
         assert _dump(world.view(seat)) == _dump(truth_view)
         assert world.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_world_rebuilt_without_its_log_plays_the_same_and_writes_none(seed: int) -> None:
+    """Search worlds write no events (``quiet``); apart from the log they play identically."""
+    rules = registry.get("kobo")
+    chooser = random.Random(seed)
+    state = rules.new_game(rules.default_config, seed)
+    while state.pending is not None and (state.turn < 3 or state.pending.prompt != "turn"):
+        legal = state.legal_actions()
+        state.apply(legal[chooser.randrange(len(legal))])
+    assert state.pending is not None
+    view = state.view(state.pending.seat)
+    quiet = world_from_view(view, 9)
+    logged = world_from_view(view, 9, keep_log=True)
+    assert quiet.quiet and not logged.quiet
+    written = len(logged.log)
+    while logged.pending is not None:
+        legal = logged.legal_actions()
+        assert quiet.legal_actions() == legal
+        action = legal[chooser.randrange(len(legal))]
+        logged.apply(action)
+        quiet.apply(action)
+    assert quiet.pending is None and quiet.outcome == logged.outcome
+    assert quiet.log == [] and len(logged.log) > written + 20
+    assert quiet.clone().quiet and not KoboState.from_json(quiet.to_json()).quiet

@@ -43,6 +43,8 @@ Evaluate = Callable[[GameState], float]
 Rollout = Callable[[GameState, random.Random], None]
 #: Answers a decision without search (routine prompts), or ``None`` to search it.
 Routine = Callable[[Json, Sequence[Action]], Action | None]
+#: A fast policy's answer for the seat to act in a (sampled or simulated) state.
+StatePrior = Callable[[GameState, list[Action]], Action | None]
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,9 @@ class SearchHooks:
     routine: Routine | None = None
     #: A fast policy's answer from the view, favoured at the root by ``prior_weight``.
     prior: Routine | None = None
+    #: The same policy inside the tree (either seat, from that seat's view of the sampled
+    #: world), favoured at the nodes below the root by ``tree_prior_weight``.
+    state_prior: StatePrior | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,9 @@ class SearchConfig:
     exploration: float = 0.7
     #: PUCT-style bonus of the prior's action at the root: ``w * sqrt(available) / (1 + n)``.
     prior_weight: float = 0.0
+    #: The same bonus below the root, for the action ``hooks.state_prior`` names at a node
+    #: (asked once per node, in the world of its first visit as a decision).
+    tree_prior_weight: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -110,14 +118,19 @@ class SearchResult:
         return [c.to_json() for c in self.candidates[:top]]
 
 
+UNASKED = Action.of("?unasked")
+"""Marks a node whose state prior has not been asked yet (never a legal action)."""
+
+
 class Node:
     """A tree node: the action path from the root that leads here, with its statistics.
 
     ``seat`` is the seat that chose the action into this node; ``value`` sums that seat's
-    results; ``available`` counts the visits of the parent in which this action was legal.
+    results; ``available`` counts the visits of the parent in which this action was legal;
+    ``favoured`` is the state prior's answer at this node (``UNASKED`` until first asked).
     """
 
-    __slots__ = ("available", "children", "seat", "value", "visits")
+    __slots__ = ("available", "children", "favoured", "seat", "value", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -125,6 +138,7 @@ class Node:
         self.value = 0.0
         self.available = 0
         self.children: dict[Action, Node] = {}
+        self.favoured: Action | None = UNASKED
 
 
 def decision_seed(seed: int, view: Json) -> int:
@@ -164,6 +178,8 @@ def search(
     if config.prior_weight > 0 and hooks.prior is not None:
         favoured = hooks.prior(view, actions)
     weight = config.prior_weight
+    state_prior = hooks.state_prior if config.tree_prior_weight > 0 else None
+    tree_weight = config.tree_prior_weight
     budget = config.budget
     limit = budget.iterations if budget.iterations is not None else 1 << 62
     deadline = start + budget.seconds if budget.seconds is not None else math.inf
@@ -189,8 +205,19 @@ def search(
                 child = children.get(a)
                 if child is not None:
                     child.available += 1
+            if first:
+                hint, bonus = favoured, weight
+            elif state_prior is not None:
+                if node.favoured is UNASKED:
+                    node.favoured = state_prior(state, options) if len(options) > 1 else None
+                hint, bonus = node.favoured, tree_weight
+            else:
+                hint, bonus = None, 0.0
             if untried:
-                action = untried[rng.randrange(len(untried))]
+                if state_prior is not None and hint is not None and hint in untried:
+                    action = hint
+                else:
+                    action = untried[rng.randrange(len(untried))]
                 child = Node(pending.seat)
                 child.available = 1
                 children[action] = child
@@ -202,8 +229,8 @@ def search(
             for a in options:
                 child = children[a]
                 score = child.value / child.visits + c * sqrt(log(child.available) / child.visits)
-                if first and a == favoured:
-                    score += weight * sqrt(child.available) / (1 + child.visits)
+                if a == hint:
+                    score += bonus * sqrt(child.available) / (1 + child.visits)
                 if score > best:
                     best, action = score, a
             node = children[action]

@@ -37,13 +37,18 @@ class Level:
     seconds: float = STRONGEST_SECONDS
     exploration: float = 0.25
     prior_weight: float = 0.3
+    tree_prior_weight: float = 0.0
+    """The prior's bonus below the root (see :class:`~kessen.ai.ismcts.SearchConfig`)."""
     deep: bool = False
     """Search with the ruleset's deeper model (Kōbō: fitted evaluation, two-turn rollouts)."""
 
     def config(self) -> SearchConfig:
         """The search configuration of this level."""
         return SearchConfig(
-            Budget(self.iterations, self.seconds), self.exploration, self.prior_weight
+            Budget(self.iterations, self.seconds),
+            self.exploration,
+            self.prior_weight,
+            self.tree_prior_weight,
         )
 
     def name(self, lang: str) -> str:

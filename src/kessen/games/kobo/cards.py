@@ -128,21 +128,19 @@ class CardDef:
     verbs: frozenset[Verb] = field(init=False, repr=False, compare=False)
     #: True if activation asks its controller to choose one character (derived).
     needs_choice: bool = field(init=False, repr=False, compare=False)
+    #: True if this card's Lv changes are permanent: deploy cards and traps (derived).
+    permanent: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "verbs", frozenset(step.verb for step in self.steps))
         choice = self.target is not None and self.target.scope is Scope.CHOSEN
         object.__setattr__(self, "needs_choice", choice)
+        object.__setattr__(self, "permanent", self.kind is not CardKind.TACTIC)
 
     @property
     def is_character(self) -> bool:
         """True for characters."""
         return self.kind is CardKind.CHARACTER
-
-    @property
-    def permanent(self) -> bool:
-        """True if this card's Lv changes are permanent (deploy cards and traps)."""
-        return self.kind is not CardKind.TACTIC
 
     def has(self, verb: Verb) -> bool:
         """True if one of the card's steps uses ``verb``."""

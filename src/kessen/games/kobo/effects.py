@@ -122,4 +122,5 @@ def resolve_link(state: KoboState, link: Link) -> None:
 
 
 def _log(state: KoboState, kind: str, **public: object) -> None:
-    state.log.append(Event(kind, dict(public)))
+    if not state.quiet:
+        state.log.append(Event(kind, dict(public)))

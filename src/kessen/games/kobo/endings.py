@@ -49,11 +49,13 @@ def end_game(state: KoboState, winner: int, reason: str, scores: list[int] | Non
     }
     if scores is not None:
         info["scores"] = scores
-    state.log.append(Event("game_end", info))
+    if not state.quiet:
+        state.log.append(Event("game_end", info))
     if winner != TIE:
         state.wins[winner] += 1
         if state.wins[winner] >= state.config.wins_needed:
             state.match_result = (winner, "match_won")
-            state.log.append(Event("match_end", {"winner": winner, "wins": state.wins[:]}))
+            if not state.quiet:
+                state.log.append(Event("match_end", {"winner": winner, "wins": state.wins[:]}))
             return
     state.stack.append(("game",))

@@ -396,6 +396,15 @@ def prior(view: Json, legal: Sequence[Action]) -> Action | None:
     return _heuristic().choose(view, legal)
 
 
+def state_prior(state: GameState, legal: list[Action]) -> Action | None:
+    """The heuristic COM's answer for the seat to act in a sampled world, from its view there.
+
+    The search's preference at the nodes below its root (``tree_prior_weight``).
+    """
+    assert isinstance(state, KoboState) and state.prompt is not None
+    return _ask_heuristic(state, state.prompt[0], legal)
+
+
 def _lean_side(state: KoboState, s: int, seat: int) -> Json:
     defs = state.defs
     start = s * SLOTS

@@ -70,7 +70,8 @@ def _log(
     reveals: int = -1,
     **public: object,
 ) -> None:
-    state.log.append(Event(kind, public, private_to, private, reveals))
+    if not state.quiet:
+        state.log.append(Event(kind, public, private_to, private, reveals))
 
 
 def _slug(state: KoboState, card: int) -> str:
@@ -691,13 +692,14 @@ def _apply_chain(state: KoboState, frame: Frame, action: Action) -> None:
 def _add_link(state: KoboState, seat: int, card: int, target: int) -> None:
     cdef = state.defs[card]
     state.chain.append((card, seat, target, False))
-    info: dict[str, object] = {}
-    if cdef.needs_choice and target != EMPTY:
-        info = {"target_seat": state.owner[target], "target_slot": state.slot_of(target) + 1}
-    elif cdef.has(Verb.NEGATE_LAST):
-        info = {"negates": target + 1}
-    public: dict[str, object] = {"seat": seat, "card": cdef.slug, "link": len(state.chain)}
-    state.log.append(Event("activate", public | info, reveals=seat))
+    if not state.quiet:
+        info: dict[str, object] = {}
+        if cdef.needs_choice and target != EMPTY:
+            info = {"target_seat": state.owner[target], "target_slot": state.slot_of(target) + 1}
+        elif cdef.has(Verb.NEGATE_LAST):
+            info = {"negates": target + 1}
+        public: dict[str, object] = {"seat": seat, "card": cdef.slug, "link": len(state.chain)}
+        state.log.append(Event("activate", public | info, reveals=seat))
     state.priority = seat if cdef.chain_again else 1 - seat
     state.chain_passes = 0
 

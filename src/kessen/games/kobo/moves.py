@@ -65,9 +65,10 @@ def retreat(state: KoboState, card: int) -> None:
         return
     state.battle[seat * SLOTS + slot] = EMPTY
     state.zone(seat, RETREAT).append(card)
-    state.log.append(
-        Event("retreat", {"seat": seat, "slot": slot + 1, "card": state.defs[card].slug})
-    )
+    if not state.quiet:
+        state.log.append(
+            Event("retreat", {"seat": seat, "slot": slot + 1, "card": state.defs[card].slug})
+        )
 
 
 def shuffle_zone(state: KoboState, seat: int, zone: int) -> None:

@@ -80,6 +80,7 @@ class KoboState(GameState):
         "priority",
         "prompt",
         "prompt_id",
+        "quiet",
         "resolved",
         "results",
         "rng",
@@ -124,6 +125,8 @@ class KoboState(GameState):
     results: list[tuple[int, str, int]]
     match_result: tuple[int, str] | None
     log: list[Event]
+    quiet: bool
+    """Write no events (search worlds: nobody reads their log, and it costs)."""
 
     # --- construction -------------------------------------------------------------------
 
@@ -169,6 +172,7 @@ class KoboState(GameState):
         state.results = []
         state.match_result = None
         state.log = []
+        state.quiet = False
         return state
 
     # --- queries ------------------------------------------------------------------------
@@ -293,6 +297,7 @@ class KoboState(GameState):
         new.results = self.results[:]
         new.match_result = self.match_result
         new.log = self.log[:]
+        new.quiet = self.quiet
         return new
 
     def to_json(self) -> Json:
@@ -368,6 +373,7 @@ class KoboState(GameState):
         mr = data["match_result"]
         new.match_result = (mr[0], mr[1]) if mr else None
         new.log = [Event.from_json(e) for e in data["log"]]
+        new.quiet = False
         return new
 
     def audit(self) -> None:

@@ -139,7 +139,8 @@ def world_from_view(
     """A playable state that ``view``'s seat cannot tell from the true one; hidden parts sampled.
 
     ``view`` is ``state.view(seat)`` for the seat that must decide now. The world's
-    ``view(seat)`` equals ``view`` (the log too if ``keep_log``; search does not need it) and
+    ``view(seat)`` equals ``view`` (the log too if ``keep_log``; search does not need it, and
+    without it the world writes no events either: :attr:`KoboState.quiet`) and
     its legal actions are the same, in the same order. ``seed`` drives the sampling and seeds
     the world's own RNG. ``extras`` (default: ``view.get("extras")``) may carry the fields of
     :func:`public_extras`; they are used instead of the log arithmetic when present.
@@ -218,6 +219,8 @@ def world_from_view(
     state.legal = None
     if keep_log:
         state.log = [Event(e["kind"], {k: v for k, v in e.items() if k != "kind"}) for e in log]
+    else:
+        state.quiet = True  # nor does it write one: search reads no log
     return state
 
 
@@ -525,4 +528,5 @@ def search_hooks(deep: bool = False) -> Any:
         rollout=judge.deep_rollout if deep else judge.rollout,
         routine=judge.routine,
         prior=judge.prior,
+        state_prior=judge.state_prior,
     )
