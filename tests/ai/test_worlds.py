@@ -50,6 +50,7 @@ def test_world_from_view_matches_the_view_at_every_decision(seed: int) -> None:
 def test_sampled_worlds_differ_from_the_truth_and_from_each_other() -> None:
     rules = registry.get("kobo")
     state = rules.new_game(rules.default_config, 3)
+    assert isinstance(state, KoboState)
     chooser = random.Random(0)
     while state.pending is not None and (state.turn < 3 or state.pending.prompt != "turn"):
         legal = state.legal_actions()
@@ -73,6 +74,7 @@ def test_a_world_rebuilt_without_its_log_plays_the_same_and_writes_none(seed: in
     rules = registry.get("kobo")
     chooser = random.Random(seed)
     state = rules.new_game(rules.default_config, seed)
+    assert isinstance(state, KoboState)
     while state.pending is not None and (state.turn < 3 or state.pending.prompt != "turn"):
         legal = state.legal_actions()
         state.apply(legal[chooser.randrange(len(legal))])
