@@ -16,6 +16,7 @@ interval, as one JSON line. Settings, joined with ``+``:
   answers instead of the cheap random policy (for ``search=…`` of standby prompts);
 - ``tree-prior=X``: the heuristic COM's answer favoured at every node below the root too, with
   weight ``X`` (``tree_prior_weight``, 0 committed; the root's ``prior_weight`` is 0.3);
+- ``opponent-prior=X``: the same at the opponent's nodes only (``opponent_prior_weight``);
 - ``committed``: nothing changed (the baseline on the same deals).
 
 Usage::
@@ -34,6 +35,7 @@ import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from kessen.ai import levels, tournament
 from kessen.games.kobo import evaluate
@@ -44,6 +46,14 @@ STANDBY_PROMPTS = frozenset(
 """The standby prompts ``standby-heuristic`` hands to the heuristic COM inside rollouts."""
 
 
+def _change_strong(**changes: Any) -> None:
+    """Replace fields of the ``ismcts-strong`` level, in this process."""
+    levels.LEVELS = tuple(
+        dataclasses.replace(level, **changes) if level.key == "ismcts-strong" else level
+        for level in levels.LEVELS
+    )
+
+
 def apply_variant(variant: str) -> None:
     """Change the settings ``variant`` names, in this process."""
     for setting in variant.split("+"):
@@ -51,19 +61,10 @@ def apply_variant(variant: str) -> None:
         if name == "committed":
             continue
         if name == "iterations":
-            levels.LEVELS = tuple(
-                dataclasses.replace(level, iterations=int(value))
-                if level.key == "ismcts-strong"
-                else level
-                for level in levels.LEVELS
-            )
-        elif name == "tree-prior":
-            levels.LEVELS = tuple(
-                dataclasses.replace(level, tree_prior_weight=float(value))
-                if level.key == "ismcts-strong"
-                else level
-                for level in levels.LEVELS
-            )
+            _change_strong(iterations=int(value))
+        elif name in ("tree-prior", "opponent-prior"):
+            field = "tree_prior_weight" if name == "tree-prior" else "opponent_prior_weight"
+            _change_strong(**{field: float(value)})
         elif name == "turns":
             evaluate.DEEP_TURNS = int(value)
         elif name == "epsilon":

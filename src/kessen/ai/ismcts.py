@@ -89,6 +89,8 @@ class SearchConfig:
     #: The same bonus below the root, for the action ``hooks.state_prior`` names at a node
     #: (asked once per node, in the world of its first visit as a decision).
     tree_prior_weight: float = 0.0
+    #: The bonus at the opponent's nodes instead, if given (a model of how the opponent plays).
+    opponent_prior_weight: float | None = None
 
 
 @dataclass(frozen=True)
@@ -178,8 +180,11 @@ def search(
     if config.prior_weight > 0 and hooks.prior is not None:
         favoured = hooks.prior(view, actions)
     weight = config.prior_weight
-    state_prior = hooks.state_prior if config.tree_prior_weight > 0 else None
     tree_weight = config.tree_prior_weight
+    their_weight = (
+        config.opponent_prior_weight if config.opponent_prior_weight is not None else tree_weight
+    )
+    state_prior = hooks.state_prior if max(tree_weight, their_weight) > 0 else None
     budget = config.budget
     limit = budget.iterations if budget.iterations is not None else 1 << 62
     deadline = start + budget.seconds if budget.seconds is not None else math.inf
@@ -210,7 +215,8 @@ def search(
             elif state_prior is not None:
                 if node.favoured is UNASKED:
                     node.favoured = state_prior(state, options) if len(options) > 1 else None
-                hint, bonus = node.favoured, tree_weight
+                hint = node.favoured
+                bonus = tree_weight if pending.seat == me else their_weight
             else:
                 hint, bonus = None, 0.0
             if untried:

@@ -39,6 +39,8 @@ class Level:
     prior_weight: float = 0.3
     tree_prior_weight: float = 0.0
     """The prior's bonus below the root (see :class:`~kessen.ai.ismcts.SearchConfig`)."""
+    opponent_prior_weight: float | None = None
+    """The prior's bonus at the opponent's nodes, if not ``tree_prior_weight``."""
     deep: bool = False
     """Search with the ruleset's deeper model (Kōbō: fitted evaluation, two-turn rollouts)."""
 
@@ -49,6 +51,7 @@ class Level:
             self.exploration,
             self.prior_weight,
             self.tree_prior_weight,
+            self.opponent_prior_weight,
         )
 
     def name(self, lang: str) -> str:

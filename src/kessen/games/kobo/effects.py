@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from kessen.engine.log import Event
-from kessen.games.kobo.cards import CardDef, Scope, Step, Verb, named_seat
+from kessen.games.kobo.cards import (
+    CHANGE_TARGET,
+    MODIFY_LV,
+    NEGATE_ATTACK,
+    NEGATE_LAST,
+    RETREAT_IF_ZERO,
+    SCOPE_ALL,
+    SCOPE_CHOSEN,
+    CardDef,
+    Step,
+    named_seat,
+)
 from kessen.games.kobo.moves import retreat
 from kessen.games.kobo.state import EMPTY, SLOTS, KoboState, Link
 
@@ -21,7 +32,7 @@ def candidates(state: KoboState, seat: int, card: int) -> list[int]:
     """
     cdef = state.defs[card]
     chars = state.characters(side_seat(state, seat, cdef))
-    if cdef.has(Verb.CHANGE_TARGET):
+    if cdef.has(CHANGE_TARGET):
         chars = [c for c in chars if c != state.target]
     return chars
 
@@ -31,7 +42,7 @@ def has_candidate(state: KoboState, seat: int, card: int) -> bool:
     cdef = state.defs[card]
     start = side_seat(state, seat, cdef) * SLOTS
     row = state.battle[start : start + SLOTS]
-    if Verb.CHANGE_TARGET in cdef.verbs:
+    if CHANGE_TARGET in cdef.verbs:
         return any(c != EMPTY and c != state.target for c in row)
     return any(c != EMPTY for c in row)
 
@@ -47,10 +58,10 @@ def _affected(state: KoboState, seat: int, cdef: CardDef, chosen: int) -> list[i
         return []
     side = side_seat(state, seat, cdef)
     scope = cdef.target.scope
-    if scope is Scope.CHOSEN:
+    if scope is SCOPE_CHOSEN:
         ok = chosen != EMPTY and state.on_field(chosen) and state.owner[chosen] == side
         return [chosen] if ok else []
-    if scope is Scope.ALL:
+    if scope is SCOPE_ALL:
         return state.characters(side)
     if side == state.attacker_seat:
         return [a for a in state.attackers if state.on_field(a)]
@@ -61,7 +72,7 @@ def run_step(state: KoboState, seat: int, card: int, step: Step, chosen: int) ->
     """Carry out one Lv or retreat step of ``card`` controlled by ``seat``."""
     cdef = state.defs[card]
     verb = step.verb
-    if verb is Verb.MODIFY_LV:
+    if verb is MODIFY_LV:
         for target in _affected(state, seat, cdef, chosen):
             if cdef.permanent:
                 state.base[target] = max(0, state.base[target] + step.amount)
@@ -79,11 +90,11 @@ def run_step(state: KoboState, seat: int, card: int, step: Step, chosen: int) ->
                 base=state.base[target],
                 lv=state.lv(target),
             )
-    elif verb is Verb.RETREAT_IF_ZERO:
+    elif verb is RETREAT_IF_ZERO:
         for target in _affected(state, seat, cdef, chosen):
             if state.lv(target) == 0:
                 retreat(state, target)
-    elif verb is Verb.CHANGE_TARGET:
+    elif verb is CHANGE_TARGET:
         targets = _affected(state, seat, cdef, chosen)
         if targets and targets[0] != state.target:
             state.target = targets[0]
@@ -95,7 +106,7 @@ def run_step(state: KoboState, seat: int, card: int, step: Step, chosen: int) ->
                 slot=state.slot_of(targets[0]) + 1,
                 char=state.defs[targets[0]].slug,
             )
-    elif verb is Verb.NEGATE_ATTACK:
+    elif verb is NEGATE_ATTACK:
         state.negated = True
         _log(state, "attack_negated", card=cdef.slug)
     else:
@@ -112,7 +123,7 @@ def resolve_link(state: KoboState, link: Link) -> None:
         return
     _log(state, "resolve", link=number, card=cdef.slug, negated=False)
     for step in cdef.steps:
-        if step.verb is Verb.NEGATE_LAST:
+        if step.verb is NEGATE_LAST:
             if 0 <= chosen < len(state.chain):
                 victim = state.chain[chosen]
                 state.chain[chosen] = (victim[0], victim[1], victim[2], True)

@@ -25,7 +25,7 @@ from functools import cache
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
-from kessen.games.kobo.cards import CardDef, CardKind, Scope, Verb
+from kessen.games.kobo.cards import CHANGE_TARGET, MODIFY_LV, CardDef, CardKind, Scope, Verb
 from kessen.games.kobo.effects import side_seat
 from kessen.games.kobo.heuristic import ExchangeSim, HeuristicPlayer, SimLink, card_def
 from kessen.games.kobo.schema import load_pool
@@ -325,9 +325,9 @@ def _chain_target(state: KoboState, legal: list[Action], rng: random.Random) -> 
     """Aim a chain card at a participant of the exchange where that makes sense."""
     _, seat, card = state.stack[-1]
     cdef = state.defs[card]
-    if cdef.has(Verb.CHANGE_TARGET) or rng.random() < 0.1:
+    if cdef.has(CHANGE_TARGET) or rng.random() < 0.1:
         return legal[rng.randrange(len(legal))]
-    amount = sum(s.amount for s in cdef.steps if s.verb is Verb.MODIFY_LV)
+    amount = sum(s.amount for s in cdef.steps if s.verb is MODIFY_LV)
     if amount > 0:
         wanted = state.attackers if seat == state.attacker_seat else (state.target,)
     else:

@@ -18,7 +18,13 @@ from kessen.engine.contract import IllegalAction
 from kessen.engine.frames import FrameMachine
 from kessen.engine.log import Event
 from kessen.games.kobo import effects
-from kessen.games.kobo.cards import CardKind, Timing, Verb
+from kessen.games.kobo.cards import (
+    NEGATE_LAST,
+    TIMING_ATTACKING,
+    TIMING_DEFENDING,
+    CardKind,
+    Verb,
+)
 from kessen.games.kobo.endings import check_end, end_by_comparison
 from kessen.games.kobo.moves import (
     distinct_slugs,
@@ -630,11 +636,11 @@ def _apply_declare(state: KoboState, frame: Frame, action: Action) -> None:
 def _activatable(state: KoboState, seat: int, card: int) -> bool:
     cdef = state.defs[card]
     when = cdef.when
-    if when is Timing.DEFENDING and seat == state.attacker_seat:
+    if when is TIMING_DEFENDING and seat == state.attacker_seat:
         return False
-    if when is Timing.ATTACKING and seat != state.attacker_seat:
+    if when is TIMING_ATTACKING and seat != state.attacker_seat:
         return False
-    if not state.chain and Verb.NEGATE_LAST in cdef.verbs:
+    if not state.chain and NEGATE_LAST in cdef.verbs:
         return False
     return not cdef.needs_choice or effects.has_candidate(state, seat, card)
 
@@ -685,7 +691,7 @@ def _apply_chain(state: KoboState, frame: Frame, action: Action) -> None:
     if state.defs[card].needs_choice:
         state.stack.append(("chain_target", seat, card))
     else:
-        link_to = len(state.chain) - 1 if state.defs[card].has(Verb.NEGATE_LAST) else EMPTY
+        link_to = len(state.chain) - 1 if state.defs[card].has(NEGATE_LAST) else EMPTY
         _add_link(state, seat, card, link_to)
 
 
@@ -696,7 +702,7 @@ def _add_link(state: KoboState, seat: int, card: int, target: int) -> None:
         info: dict[str, object] = {}
         if cdef.needs_choice and target != EMPTY:
             info = {"target_seat": state.owner[target], "target_slot": state.slot_of(target) + 1}
-        elif cdef.has(Verb.NEGATE_LAST):
+        elif cdef.has(NEGATE_LAST):
             info = {"negates": target + 1}
         public: dict[str, object] = {"seat": seat, "card": cdef.slug, "link": len(state.chain)}
         state.log.append(Event("activate", public | info, reveals=seat))

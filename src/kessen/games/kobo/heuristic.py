@@ -19,7 +19,22 @@ from typing import Any
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.games.kobo.cards import CardDef, CardKind, Scope, Side, Timing, Verb, named_seat
+from kessen.games.kobo.cards import (
+    CHANGE_TARGET,
+    MODIFY_LV,
+    NEGATE_ATTACK,
+    NEGATE_LAST,
+    RETREAT_IF_ZERO,
+    SCOPE_ALL,
+    SCOPE_CHOSEN,
+    CardDef,
+    CardKind,
+    Scope,
+    Side,
+    Timing,
+    Verb,
+    named_seat,
+)
 from kessen.games.kobo.schema import load_pool
 
 MAX_TRAPS = 3
@@ -156,7 +171,7 @@ class ExchangeSim:
     def candidates(self, link_seat: int, cdef: CardDef) -> list[Pos]:
         """Whom ``cdef`` may choose."""
         chars = self.chars(self.side(link_seat, cdef))
-        if cdef.has(Verb.CHANGE_TARGET):
+        if cdef.has(CHANGE_TARGET):
             chars = [c for c in chars if c != self.target]
         return chars
 
@@ -226,27 +241,27 @@ def _resolve(
             side, scope = named_seat(spec.side, link.seat, attacker_seat), spec.scope
         for step in cdef.steps:
             verb = step.verb
-            if verb is Verb.NEGATE_LAST:
+            if verb is NEGATE_LAST:
                 if link.negates is not None and 1 <= link.negates <= len(negated):
                     negated[link.negates - 1] = True
                 continue
-            if verb is Verb.NEGATE_ATTACK:
+            if verb is NEGATE_ATTACK:
                 attack_negated = True
                 continue
             if spec is None:
                 continue  # a step that names characters, on a card that names none
             affected: list[Pos]
-            if scope is Scope.CHOSEN:
+            if scope is SCOPE_CHOSEN:
                 chosen = link.chosen
                 ok = chosen is not None and chosen in base and chosen[0] == side
                 affected = [chosen] if ok and chosen is not None else []  # (narrows the type)
-            elif scope is Scope.ALL:
+            elif scope is SCOPE_ALL:
                 affected = sorted(p for p in base if p[0] == side)
             elif side == attacker_seat:
                 affected = [a for a in attackers if a in base]
             else:
                 affected = [target] if target is not None and target in base else []
-            if verb is Verb.MODIFY_LV:
+            if verb is MODIFY_LV:
                 amount = step.amount
                 if cdef.permanent:
                     for pos in affected:
@@ -255,12 +270,12 @@ def _resolve(
                 else:
                     for pos in affected:
                         temp[pos] += amount
-            elif verb is Verb.RETREAT_IF_ZERO:
+            elif verb is RETREAT_IF_ZERO:
                 for pos in affected:
                     if base[pos] + temp[pos] <= 0:
                         del base[pos]
                         temp.pop(pos, None)
-            elif verb is Verb.CHANGE_TARGET and affected:
+            elif verb is CHANGE_TARGET and affected:
                 target = affected[0]
     standing = [a for a in attackers if a in base]
     if not attack_negated and standing and target is not None and target in base:
@@ -657,7 +672,7 @@ class HeuristicPlayer:
         if key is not None and (known := _CHAIN_VALUES.get(memo)) is not None:
             return known
         links = sim.links
-        negates = len(links) if cdef.has(Verb.NEGATE_LAST) else None
+        negates = len(links) if cdef.has(NEGATE_LAST) else None
         base, temp = dict(sim.base), dict(sim.temp)
         trial = [*links, SimLink(cdef, me, chosen, negates)]
         _resolve(base, temp, sim.attacker_seat, sim.attackers, sim.target, sim.negated, trial)
