@@ -25,7 +25,16 @@ from functools import cache
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
-from kessen.games.kobo.cards import CHANGE_TARGET, MODIFY_LV, CardDef, CardKind, Scope, Verb
+from kessen.games.kobo.cards import (
+    CHANGE_TARGET,
+    MODIFY_LV,
+    NEGATE_ATTACK,
+    NEGATE_LAST,
+    RETREAT_IF_ZERO,
+    SCOPE_CHOSEN,
+    CardDef,
+    CardKind,
+)
 from kessen.games.kobo.effects import side_seat
 from kessen.games.kobo.heuristic import ExchangeSim, HeuristicPlayer, SimLink, card_def
 from kessen.games.kobo.schema import load_pool
@@ -61,18 +70,18 @@ def _value(cdef: CardDef) -> float:
     if cdef.kind is CardKind.DEPLOY:
         return 1.2
     value = 0.0
-    amount = sum(abs(s.amount) for s in cdef.steps if s.verb is Verb.MODIFY_LV)
+    amount = sum(abs(s.amount) for s in cdef.steps if s.verb is MODIFY_LV)
     if amount:
         value += 0.6 * amount
-        if cdef.target is not None and cdef.target.scope is not Scope.CHOSEN:
+        if cdef.target is not None and cdef.target.scope is not SCOPE_CHOSEN:
             value += 0.2
-    if cdef.has(Verb.NEGATE_ATTACK):
+    if cdef.has(NEGATE_ATTACK):
         value += 2.0
-    if cdef.has(Verb.NEGATE_LAST):
+    if cdef.has(NEGATE_LAST):
         value += 1.6
-    if cdef.has(Verb.CHANGE_TARGET):
+    if cdef.has(CHANGE_TARGET):
         value += 1.4
-    if cdef.has(Verb.RETREAT_IF_ZERO):
+    if cdef.has(RETREAT_IF_ZERO):
         value += 0.4
     if cdef.chain_again:
         value += 0.3

@@ -18,13 +18,7 @@ from kessen.engine.contract import IllegalAction
 from kessen.engine.frames import FrameMachine
 from kessen.engine.log import Event
 from kessen.games.kobo import effects
-from kessen.games.kobo.cards import (
-    NEGATE_LAST,
-    TIMING_ATTACKING,
-    TIMING_DEFENDING,
-    CardKind,
-    Verb,
-)
+from kessen.games.kobo.cards import NEGATE_LAST, TIMING_ATTACKING, TIMING_DEFENDING, CardKind, Verb
 from kessen.games.kobo.endings import check_end, end_by_comparison
 from kessen.games.kobo.moves import (
     distinct_slugs,

@@ -27,11 +27,10 @@ from kessen.games.kobo.cards import (
     RETREAT_IF_ZERO,
     SCOPE_ALL,
     SCOPE_CHOSEN,
+    SIDE_OWN,
+    TIMING_DEFENDING,
     CardDef,
     CardKind,
-    Scope,
-    Side,
-    Timing,
     Verb,
     named_seat,
 )
@@ -53,14 +52,14 @@ def card_def(slug: str) -> CardDef:
 
 def _amount(cdef: CardDef) -> int:
     """The total Lv change of a card's ``modify_lv`` steps."""
-    return sum(step.amount for step in cdef.steps if step.verb is Verb.MODIFY_LV)
+    return sum(step.amount for step in cdef.steps if step.verb is MODIFY_LV)
 
 
 def _category(cdef: CardDef) -> str:
     """A rough role: buff, debuff, negate, redirect or other."""
-    if cdef.has(Verb.NEGATE_ATTACK) or cdef.has(Verb.NEGATE_LAST):
+    if cdef.has(NEGATE_ATTACK) or cdef.has(NEGATE_LAST):
         return "negate"
-    if cdef.has(Verb.CHANGE_TARGET):
+    if cdef.has(CHANGE_TARGET):
         return "redirect"
     amount = _amount(cdef)
     if amount > 0:
@@ -77,15 +76,15 @@ def chain_card_value(cdef: CardDef) -> float:
     amount = abs(_amount(cdef))
     if amount:
         value += 2.5 * amount
-        if cdef.target is not None and cdef.target.scope is not Scope.CHOSEN:
+        if cdef.target is not None and cdef.target.scope is not SCOPE_CHOSEN:
             value += 0.5
-    if cdef.has(Verb.NEGATE_ATTACK):
+    if cdef.has(NEGATE_ATTACK):
         value += 7.0
-    if cdef.has(Verb.NEGATE_LAST):
+    if cdef.has(NEGATE_LAST):
         value += 6.5
-    if cdef.has(Verb.CHANGE_TARGET):
+    if cdef.has(CHANGE_TARGET):
         value += 5.5
-    if cdef.has(Verb.RETREAT_IF_ZERO):
+    if cdef.has(RETREAT_IF_ZERO):
         value += 1.5
     if cdef.chain_again:
         value += 1.0
@@ -523,7 +522,7 @@ class HeuristicPlayer:
         slots = [int(a.args[0]) for a in self._by_verb(legal, "slot")]
         if not slots or cdef is None or cdef.target is None:
             return None
-        side = me if cdef.target.side is Side.OWN else 1 - me
+        side = me if cdef.target.side is SIDE_OWN else 1 - me
         lv = {slot: int(c["lv"]) for slot, c in self._chars(view, side)}
         helps = (_amount(cdef) >= 0) == (side == me)
         # Buff my best character, weaken the opponent's best; anything else goes to the weakest.
@@ -577,8 +576,8 @@ class HeuristicPlayer:
             abs(_amount(c))
             for c in my_hand
             if c.target is not None
-            and c.target.scope is Scope.CHOSEN
-            and c.when is not Timing.DEFENDING
+            and c.target.scope is SCOPE_CHOSEN
+            and c.when is not TIMING_DEFENDING
         ]
         my_boost = max(boosts) if boosts and free and eager else 0
         max_d = max(int(c["lv"]) for c in theirs.values())
