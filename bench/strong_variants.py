@@ -8,6 +8,7 @@ swapped) of ``ismcts-strong`` against ``heuristic`` and prints the win rate with
 interval, as one JSON line. Settings, joined with ``+``:
 
 - ``iterations=N``: the search budget of つよい (250 committed);
+- ``exploration=X``: the UCB exploration constant of つよい (0.25 committed);
 - ``turns=N``: the deep model's rollout length in turns (``DEEP_TURNS``, 2 committed);
 - ``epsilon=X``: the share of random deviations in rollouts (``EPSILON``, 0.1 committed);
 - ``search=PROMPT``: the search decides ``PROMPT`` instead of leaving it to the heuristic COM
@@ -62,6 +63,8 @@ def apply_variant(variant: str) -> None:
             continue
         if name == "iterations":
             _change_strong(iterations=int(value))
+        elif name == "exploration":
+            _change_strong(exploration=float(value))
         elif name in ("tree-prior", "opponent-prior"):
             field = "tree_prior_weight" if name == "tree-prior" else "opponent_prior_weight"
             _change_strong(**{field: float(value)})

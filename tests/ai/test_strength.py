@@ -118,6 +118,14 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
     assert (evaluate.DEEP_TURNS, evaluate.EPSILON) == (3, 0.2)
     assert "tactics" not in evaluate.ROUTINE_PROMPTS and "set" in evaluate.ROUTINE_PROMPTS
     assert "standby" in evaluate.HEURISTIC_PROMPTS
+    probe.apply_variant("exploration=0.4+tree-prior=0.5+opponent-prior=2")
+    strong = levels.level("ismcts-strong").config()
+    assert (strong.exploration, strong.tree_prior_weight, strong.opponent_prior_weight) == (
+        0.4,
+        0.5,
+        2.0,
+    )
+    assert levels.level("ismcts-normal").config().tree_prior_weight == 0.0
     with pytest.raises(ValueError, match="unknown setting"):
         probe.apply_variant("budget=3")
     with pytest.raises(ValueError, match="not a routine prompt"):
