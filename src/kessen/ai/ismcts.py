@@ -87,7 +87,8 @@ class SearchConfig:
     #: PUCT-style bonus of the prior's action at the root: ``w * sqrt(available) / (1 + n)``.
     prior_weight: float = 0.0
     #: The same bonus below the root, for the action ``hooks.state_prior`` names at a node
-    #: (asked once per node, in the world of its first visit as a decision).
+    #: (asked once per node, in the world of its first visit as a decision); with it, a
+    #: node's favoured action, the root's included, is also the first one it expands.
     tree_prior_weight: float = 0.0
     #: The bonus at the opponent's nodes instead, if given (a model of how the opponent plays).
     opponent_prior_weight: float | None = None
