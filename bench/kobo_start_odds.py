@@ -7,7 +7,10 @@ it records the left player's chance to win at the game's first turn, as the fitt
 (:func:`kessen.games.kobo.evaluate.fitted_odds`) judges the *true* state there, and the game's
 winner. The players never see the true state: the reading is the analysis's, made between
 decisions. It prints the games by that chance (bucketed) with the left player's win rate in
-each, so one can tell games lost from a bad start apart from games lost in play. Usage::
+each, so one can tell games lost from a bad start apart from games lost in play; then the same
+games split by whether the left player moved first (the first player is drawn per game; the
+second one gets two more tactics and sets up after seeing the first one's board) and by the
+deck. Usage::
 
     .venv/bin/python bench/kobo_start_odds.py ismcts-strong heuristic --pairs 20 --start 100
     .venv/bin/python bench/kobo_start_odds.py heuristic heuristic --pairs 150 --json h.json
@@ -18,8 +21,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from kessen.ai import tournament
 from kessen.engine.contract import GameState
@@ -30,13 +35,24 @@ BUCKETS = ((0.0, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 1.0))
 """Ranges of the left player's first-turn chance, as printed (the last one includes 1.0)."""
 
 
+class Start(NamedTuple):
+    """One decided game seen from the left player: its first-turn chance and its score, whether
+    it moved first, and the (mirror) deck."""
+
+    chance: float
+    score: float
+    first: bool
+    deck: str
+
+
 @dataclass
 class StartWatcher:
     """An observer for :func:`~kessen.ai.tournament.play_match`: the first-turn chance of
-    ``seat`` in each game, read from the true state."""
+    ``seat`` in each game, read from the true state, and whether ``seat`` moved first."""
 
     seat: int
     odds: dict[int, float] = field(default_factory=dict)
+    first: dict[int, bool] = field(default_factory=dict)
     state: KoboState | None = None
 
     def __call__(self, state: GameState) -> None:
@@ -48,33 +64,56 @@ class StartWatcher:
         if pending is not None and pending.prompt == "turn" and game not in self.odds:
             chance = evaluate.fitted_odds(state)
             self.odds[game] = chance if self.seat == 0 else 1.0 - chance
+            self.first[game] = state.first_player == self.seat
 
 
-def play(job: tournament.Job) -> list[tuple[float, float]]:
-    """One match: (first-turn chance, score) of the left player for each decided game."""
+def play(job: tournament.Job) -> list[Start]:
+    """One match: the left player's :class:`Start` of each decided game."""
     watcher = StartWatcher(job.a_seat)
     tournament.play_match(job, watcher)
     assert watcher.state is not None
-    games: list[tuple[float, float]] = []
+    games: list[Start] = []
     for index, (winner, _reason, _turns) in enumerate(watcher.state.results):
         if index in watcher.odds:
             score = 0.5 if winner < 0 else float(winner == job.a_seat)
-            games.append((watcher.odds[index], score))
+            games.append(Start(watcher.odds[index], score, watcher.first[index], job.decks[0]))
     return games
 
 
-def table(games: list[tuple[float, float]]) -> list[tuple[str, int, float | None]]:
-    """Per bucket of first-turn chance: its label, its games and the left player's win rate."""
-    rows: list[tuple[str, int, float | None]] = []
+Row = tuple[str, int, float | None]
+"""A printed row: its label, its games and the left player's win rate (``None``: no game)."""
+
+
+def _row(label: str, scores: list[float]) -> Row:
+    return (label, len(scores), sum(scores) / len(scores) if scores else None)
+
+
+def table(games: list[tuple[float, float]]) -> list[Row]:
+    """Per bucket of first-turn chance (from ``(chance, score)`` pairs, or :class:`Start`s):
+    its label, its games and the left player's win rate."""
+    rows: list[Row] = []
     for low, high in BUCKETS:
 
         def inside(chance: float, low: float = low, high: float = high) -> bool:
             return low <= chance < high or (high == 1.0 and chance == 1.0)
 
-        scores = [score for chance, score in games if inside(chance)]
-        rate = sum(scores) / len(scores) if scores else None
-        rows.append((f"{low:.2f}–{high:.2f}", len(scores), rate))
+        rows.append(_row(f"{low:.2f}–{high:.2f}", [g[1] for g in games if inside(g[0])]))
     return rows
+
+
+def split(games: list[Start]) -> list[Row]:
+    """The games by whether the left player moved first, then by deck (sorted by name)."""
+    groups: list[tuple[str, Callable[[Start], bool]]] = [
+        ("moved first", lambda g: g.first),
+        ("moved second", lambda g: not g.first),
+    ]
+
+    def playing(deck: str) -> Callable[[Start], bool]:
+        return lambda g: g.deck == deck
+
+    for deck in sorted({g.deck for g in games}):
+        groups.append((f"deck {deck}", playing(deck)))
+    return [_row(label, [g.score for g in games if keep(g)]) for label, keep in groups]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,17 +134,22 @@ def main(argv: list[str] | None = None) -> int:
     ]
     with ProcessPoolExecutor(args.workers) as pool:
         games = [game for match in pool.map(play, jobs) for game in match]
-    won = sum(score for _, score in games)
+    won = sum(g.score for g in games)
     print(f"{args.a} vs {args.b}: {len(games)} games, {won:g} won ({100 * won / len(games):.1f}%)")
     print()
-    print(f"| {args.a}'s chance at the first turn | games | share | {args.a}'s win rate |")
-    print("|---|---:|---:|---:|")
-    for label, count, rate in table(games):
-        shown = f"{100 * rate:.1f}%" if rate is not None else "–"
-        print(f"| {label} | {count} | {100 * count / len(games):.0f}% | {shown} |")
+    for heading, rows in (
+        (f"{args.a}'s chance at the first turn", table([(g.chance, g.score) for g in games])),
+        ("games", split(games)),
+    ):
+        print(f"| {heading} | games | share | {args.a}'s win rate |")
+        print("|---|---:|---:|---:|")
+        for label, count, rate in rows:
+            shown = f"{100 * rate:.1f}%" if rate is not None else "–"
+            print(f"| {label} | {count} | {100 * count / len(games):.0f}% | {shown} |")
+        print()
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
-            json.dump([{"chance": round(c, 4), "score": s} for c, s in games], out)
+            json.dump([g._asdict() | {"chance": round(g.chance, 4)} for g in games], out)
     return 0
 
 

@@ -63,17 +63,29 @@ def test_start_odds_buckets_the_games_by_first_turn_chance() -> None:
     """The analysis script (bench/kobo_start_odds.py) records one chance per decided game,
     from the left player's side, and buckets the games with their win rate."""
     module = _load_bench("kobo_start_odds")
-    games = []
-    for seat in (0, 1):
-        job = Job("kobo", "heuristic", "random", seat, ("vanguard", "vanguard"), 11, 3, 1.0)
-        games += module.play(job)
-    assert games and all(
-        0.0 <= chance <= 1.0 and score in (0.0, 0.5, 1.0) for chance, score in games
+    left, right = (
+        module.play(Job("kobo", "heuristic", "random", seat, ("vanguard", "vanguard"), 11, 3, 1.0))
+        for seat in (0, 1)
     )
-    rows = module.table(games)
+    # The same deal seats the left player in the other seat: the first game's first player,
+    # drawn from the same seed, is the left player in exactly one of the two matches.
+    assert left[0].first != right[0].first
+    games = left + right
+    assert games and all(0.0 <= g.chance <= 1.0 and g.score in (0.0, 0.5, 1.0) for g in games)
+    assert {g.deck for g in games} == {"vanguard"}
+    rows = module.table([(g.chance, g.score) for g in games])
     assert sum(count for _, count, _ in rows) == len(games)
     # The heuristic COM against random wins most games.
-    assert sum(score for _, score in games) > len(games) / 2
+    assert sum(g.score for g in games) > len(games) / 2
+    first, second, deck = module.split(games)
+    assert first[1] + second[1] == deck[1] == len(games) and deck[0] == "deck vanguard"
+    start = module.Start
+    assert module.split([start(0.2, 1.0, True, "a"), start(0.7, 0.0, False, "b")]) == [
+        ("moved first", 1, 1.0),
+        ("moved second", 1, 0.0),
+        ("deck a", 1, 1.0),
+        ("deck b", 1, 0.0),
+    ]
     assert module.table([(0.1, 0.0), (0.5, 1.0), (1.0, 1.0)]) == [
         ("0.00–0.25", 1, 0.0),
         ("0.25–0.40", 0, None),
