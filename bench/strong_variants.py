@@ -18,6 +18,8 @@ interval, as one JSON line. Settings, joined with ``+``:
 - ``tree-prior=X``: the heuristic COM's answer favoured at every node below the root too, with
   weight ``X`` (``tree_prior_weight``, 0 committed; the root's ``prior_weight`` is 0.3);
 - ``opponent-prior=X``: the same at the opponent's nodes only (``opponent_prior_weight``);
+- ``trap-model=X``: sampled worlds deal the opponent's face-down traps favouring strong ones,
+  ``card_value ** X`` (``TRAP_MODEL_POWER``, 0 committed: uniform);
 - ``committed``: nothing changed (the baseline on the same deals).
 
 Usage::
@@ -39,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from kessen.ai import levels, tournament
-from kessen.games.kobo import evaluate
+from kessen.games.kobo import evaluate, worlds
 
 STANDBY_PROMPTS = frozenset(
     {"standby", "place", "set", "deploy", "deploy_target", "nominate", "tactics"}
@@ -68,6 +70,8 @@ def apply_variant(variant: str) -> None:
         elif name in ("tree-prior", "opponent-prior"):
             field = "tree_prior_weight" if name == "tree-prior" else "opponent_prior_weight"
             _change_strong(**{field: float(value)})
+        elif name == "trap-model":
+            worlds.TRAP_MODEL_POWER = float(value)
         elif name == "turns":
             evaluate.DEEP_TURNS = int(value)
         elif name == "epsilon":
@@ -97,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0, help="index of the first pair")
     parser.add_argument("--seed", type=int, default=2026, help="the tournament's seed")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--deck", help="play only the pairs dealt this (mirror) starter deck")
     args = parser.parse_args(argv)
     apply_variant(args.variant)  # refuse an unknown setting before playing
     jobs = [
@@ -105,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         for job in tournament.pair_jobs(
             "kobo", "ismcts-strong", "heuristic", index, 3, 0.0, args.seed, True
         )
+        if args.deck is None or job.decks[0] == args.deck
     ]
     began = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
@@ -120,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "variant": args.variant,
                 "pairs": [args.start, args.start + args.pairs],
+                "deck": args.deck,
                 "won": won,
                 "lost": lost,
                 "ties": ties,

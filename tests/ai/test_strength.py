@@ -113,11 +113,12 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
     """The probe script (bench/strong_variants.py) changes exactly the settings it is given,
     and refuses an unknown one."""
     from kessen.ai import levels
-    from kessen.games.kobo import evaluate
+    from kessen.games.kobo import evaluate, worlds
 
     for name in ("DEEP_TURNS", "EPSILON", "ROUTINE_PROMPTS", "HEURISTIC_PROMPTS"):
         monkeypatch.setattr(evaluate, name, getattr(evaluate, name))
     monkeypatch.setattr(levels, "LEVELS", levels.LEVELS)
+    monkeypatch.setattr(worlds, "TRAP_MODEL_POWER", worlds.TRAP_MODEL_POWER)
     probe = _load_bench("strong_variants")
     before = {item.key: item.iterations for item in levels.LEVELS}
     probe.apply_variant("committed")
@@ -130,7 +131,8 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
     assert (evaluate.DEEP_TURNS, evaluate.EPSILON) == (3, 0.2)
     assert "tactics" not in evaluate.ROUTINE_PROMPTS and "set" in evaluate.ROUTINE_PROMPTS
     assert "standby" in evaluate.HEURISTIC_PROMPTS
-    probe.apply_variant("exploration=0.4+tree-prior=0.5+opponent-prior=2")
+    probe.apply_variant("exploration=0.4+tree-prior=0.5+opponent-prior=2+trap-model=3")
+    assert worlds.TRAP_MODEL_POWER == 3.0
     strong = levels.level("ismcts-strong").config()
     assert (strong.exploration, strong.tree_prior_weight, strong.opponent_prior_weight) == (
         0.4,

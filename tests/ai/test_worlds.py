@@ -93,3 +93,49 @@ def test_a_world_rebuilt_without_its_log_plays_the_same_and_writes_none(seed: in
     assert quiet.pending is None and quiet.outcome == logged.outcome
     assert quiet.log == [] and len(logged.log) > written + 20
     assert quiet.clone().quiet and not KoboState.from_json(quiet.to_json()).quiet
+
+
+def test_the_trap_model_keeps_worlds_consistent_and_favours_strong_traps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``TRAP_MODEL_POWER`` the sampled opponent's face-down traps lean to strong cards;
+    every world still looks like the truth from the searcher's seat and holds every card once."""
+    from kessen.games.kobo import worlds as kobo_worlds
+    from kessen.games.kobo.evaluate import card_value
+    from kessen.games.kobo.state import EMPTY, SLOTS
+
+    rules = registry.get("kobo")
+    config = {**rules.default_config, "decks": ["fortress", "fortress"]}
+    chooser = random.Random(4)
+    for seed in range(40):
+        state = rules.new_game(config, seed)
+        assert isinstance(state, KoboState)
+        while state.pending is not None and state.turn < 1:
+            legal = state.legal_actions()
+            state.apply(legal[chooser.randrange(len(legal))])
+        if state.pending is None:
+            continue
+        seat = state.pending.seat
+        row = range((1 - seat) * SLOTS, (2 - seat) * SLOTS)
+        if sum(1 for i in row if state.strategy[i] != EMPTY) >= 2:
+            break
+    assert state.pending is not None
+    view = state.view(seat)
+
+    def mean_set_value(power: float) -> float:
+        monkeypatch.setattr(kobo_worlds, "TRAP_MODEL_POWER", power)
+        sample = world_sampler(view, 8)
+        values: list[float] = []
+        for index in range(150):
+            world = sample(index)
+            assert isinstance(world, KoboState)
+            world.audit()
+            assert _dump(world.view(seat)) == _dump(view | {"log": []})
+            values += [
+                card_value(world.defs[world.strategy[i]].slug)
+                for i in row
+                if world.strategy[i] != EMPTY and not world.faceup[world.strategy[i]]
+            ]
+        return sum(values) / len(values)
+
+    assert mean_set_value(4.0) > mean_set_value(0.0) + 0.1

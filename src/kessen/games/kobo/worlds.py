@@ -485,8 +485,43 @@ def _weighted_tactics(state: KoboState, opp: int, rng: random.Random, power: flo
     deck[:] = rest
 
 
+def _weighted_traps(state: KoboState, opp: int, rng: random.Random, power: float) -> None:
+    """Redeal which of the opponent's unseen traps lie face down in its strategy slots,
+    favouring strong ones (a player sets the best traps it drew and discards the rest).
+
+    The face-down slots and the traps in the opponent's hand and main deck together hold
+    exactly its unseen traps; only which of them sit in the slots is redrawn, each pick
+    weighted by ``card_value ** power``. A trap leaving a slot takes the place of the one that
+    replaces it, so the hand and the deck keep their sizes and their random order.
+    """
+    start = opp * SLOTS
+    slots = [
+        i
+        for i in range(start, start + SLOTS)
+        if state.strategy[i] != EMPTY and not state.faceup[state.strategy[i]]
+    ]
+    if not slots:
+        return
+    defs = state.defs
+    hand, deck = state.zone(opp, HAND), state.zone(opp, MAIN_DECK)
+    set_now = [state.strategy[i] for i in slots]
+    pool = set_now + [c for c in hand + deck if defs[c].kind is CardKind.TRAP]
+    keys = [rng.random() ** _key_exponent(defs[c].slug, power) for c in pool]
+    chosen = [c for _, c in sorted(zip(keys, pool, strict=True), reverse=True)[: len(slots)]]
+    leaving = [c for c in set_now if c not in chosen]
+    coming = [c for c in chosen if c not in set_now]
+    for index, card in zip(slots, chosen, strict=True):
+        state.strategy[index] = card
+    for old, new in zip(leaving, coming, strict=True):
+        zone = hand if new in hand else deck
+        zone[zone.index(new)] = old
+
+
 OPPONENT_MODEL_POWER = 2.0
 """How strongly sampled opponent tactics hands favour strong cards (0: uniform)."""
+TRAP_MODEL_POWER = 0.0
+"""How strongly sampled face-down opponent traps favour strong cards (0: uniform, as dealt by
+the resampler)."""
 
 
 def world_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
@@ -504,9 +539,12 @@ def world_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
     def sample(index: int) -> GameState:
         world = base.resample_hidden(seat, seed ^ (index * 0x9E3779B97F4A7C15 & (2**63 - 1)))
         world.rng = Rng(seed * 1_000_003 + index)
-        if OPPONENT_MODEL_POWER:
+        if OPPONENT_MODEL_POWER or TRAP_MODEL_POWER:
             rng = random.Random(seed * 7_919 + index)
-            _weighted_tactics(world, 1 - seat, rng, OPPONENT_MODEL_POWER)
+            if OPPONENT_MODEL_POWER:
+                _weighted_tactics(world, 1 - seat, rng, OPPONENT_MODEL_POWER)
+            if TRAP_MODEL_POWER:
+                _weighted_traps(world, 1 - seat, rng, TRAP_MODEL_POWER)
         return world
 
     return sample
