@@ -121,17 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", help="the left player (a tournament name, e.g. ismcts-strong)")
     parser.add_argument("b", help="its opponent")
-    parser.add_argument("--pairs", type=int, default=20, help="pairs of matches to play")
-    parser.add_argument("--start", type=int, default=0, help="index of the first pair")
-    parser.add_argument("--seed", type=int, default=2026, help="the tournament's seed")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--json", help="also write every game's (chance, score) here")
+    tournament.add_deal_arguments(parser)
+    parser.add_argument("--json", help="also write every game's record here")
     args = parser.parse_args(argv)
-    jobs = [
-        job
-        for index in range(args.start, args.start + args.pairs)
-        for job in tournament.pair_jobs("kobo", args.a, args.b, index, 3, 0.0, args.seed, True)
-    ]
+    jobs = tournament.dealt_jobs(args.a, args.b, args)
     with ProcessPoolExecutor(args.workers) as pool:
         games = [game for match in pool.map(play, jobs) for game in match]
     won = sum(g.score for g in games)

@@ -97,21 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     """Play the variant's matches and print one JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant", help="settings joined with +, or 'committed'")
-    parser.add_argument("--pairs", type=int, default=20, help="pairs of matches to play")
-    parser.add_argument("--start", type=int, default=0, help="index of the first pair")
-    parser.add_argument("--seed", type=int, default=2026, help="the tournament's seed")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--deck", help="play only the pairs dealt this (mirror) starter deck")
+    tournament.add_deal_arguments(parser)
     args = parser.parse_args(argv)
     apply_variant(args.variant)  # refuse an unknown setting before playing
-    jobs = [
-        job
-        for index in range(args.start, args.start + args.pairs)
-        for job in tournament.pair_jobs(
-            "kobo", "ismcts-strong", "heuristic", index, 3, 0.0, args.seed, True
-        )
-        if args.deck is None or job.decks[0] == args.deck
-    ]
+    jobs = tournament.dealt_jobs("ismcts-strong", "heuristic", args)
     began = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(play, [args.variant] * len(jobs), jobs))

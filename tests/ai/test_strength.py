@@ -144,3 +144,26 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
         probe.apply_variant("budget=3")
     with pytest.raises(ValueError, match="not a routine prompt"):
         probe.apply_variant("search=chain")
+
+
+def test_dealt_jobs_pick_the_tournament_pairs_and_filter_by_deck() -> None:
+    """The probes' deal options select the tournament's own pairs, and ``--deck`` keeps the
+    pairs dealt that deck only (both matches of each)."""
+    import argparse
+
+    from kessen.ai import tournament
+
+    parser = argparse.ArgumentParser()
+    tournament.add_deal_arguments(parser)
+    every = tournament.dealt_jobs("a", "b", parser.parse_args(["--pairs", "6", "--start", "2"]))
+    assert every == [
+        job
+        for index in range(2, 8)
+        for job in tournament.pair_jobs("kobo", "a", "b", index, 3, 0.0, 2026, True)
+    ]
+    deck = every[0].decks[0]
+    chosen = tournament.dealt_jobs(
+        "a", "b", parser.parse_args(["--pairs", "6", "--start", "2", "--deck", deck])
+    )
+    assert chosen == [job for job in every if job.decks[0] == deck]
+    assert chosen and len(chosen) % 2 == 0

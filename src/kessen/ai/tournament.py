@@ -289,6 +289,27 @@ def pair_jobs(
     ]
 
 
+def add_deal_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options that pick the tournament's deals a probe plays: ``--pairs``,
+    ``--start``, ``--seed``, ``--deck`` (and ``--workers``, its processes)."""
+    parser.add_argument("--pairs", type=int, default=20, help="pairs of matches to play")
+    parser.add_argument("--start", type=int, default=0, help="index of the first pair")
+    parser.add_argument("--seed", type=int, default=2026, help="the tournament's seed")
+    parser.add_argument("--deck", help="play only the pairs dealt this (mirror) starter deck")
+    parser.add_argument("--workers", type=int, default=2)
+
+
+def dealt_jobs(a: str, b: str, args: argparse.Namespace) -> list[Job]:
+    """The Kōbō best-of-three, mirror-deck pairs of ``a`` vs ``b`` that the options of
+    :func:`add_deal_arguments` pick, in order."""
+    return [
+        job
+        for index in range(args.start, args.start + args.pairs)
+        for job in pair_jobs("kobo", a, b, index, 3, 0.0, args.seed, True)
+        if args.deck is None or job.decks[0] == args.deck
+    ]
+
+
 def run(
     matchups: Sequence[str],
     games: int,
