@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from kessen.engine.log import Event
 from kessen.games.kobo.cards import (
     CHANGE_TARGET,
     MODIFY_LV,
@@ -133,5 +132,4 @@ def resolve_link(state: KoboState, link: Link) -> None:
 
 
 def _log(state: KoboState, kind: str, **public: object) -> None:
-    if not state.quiet:
-        state.log.append(Event(kind, dict(public)))
+    state.note(kind, public)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from kessen.engine.log import Event
 from kessen.games.kobo.state import KoboState
 
 TIE = -1
@@ -49,13 +48,11 @@ def end_game(state: KoboState, winner: int, reason: str, scores: list[int] | Non
     }
     if scores is not None:
         info["scores"] = scores
-    if not state.quiet:
-        state.log.append(Event("game_end", info))
+    state.note("game_end", info)
     if winner != TIE:
         state.wins[winner] += 1
         if state.wins[winner] >= state.config.wins_needed:
             state.match_result = (winner, "match_won")
-            if not state.quiet:
-                state.log.append(Event("match_end", {"winner": winner, "wins": state.wins[:]}))
+            state.note("match_end", {"winner": winner, "wins": state.wins[:]})
             return
     state.stack.append(("game",))

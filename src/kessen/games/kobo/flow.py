@@ -16,7 +16,6 @@ from collections.abc import Callable
 from kessen.engine.action import Action
 from kessen.engine.contract import IllegalAction
 from kessen.engine.frames import FrameMachine
-from kessen.engine.log import Event
 from kessen.games.kobo import effects
 from kessen.games.kobo.cards import NEGATE_LAST, TIMING_ATTACKING, TIMING_DEFENDING, CardKind, Verb
 from kessen.games.kobo.endings import check_end, end_by_comparison
@@ -70,8 +69,7 @@ def _log(
     reveals: int = -1,
     **public: object,
 ) -> None:
-    if not state.quiet:
-        state.log.append(Event(kind, public, private_to, private, reveals))
+    state.note(kind, public, private_to, private, reveals)
 
 
 def _slug(state: KoboState, card: int) -> str:
@@ -692,14 +690,14 @@ def _apply_chain(state: KoboState, frame: Frame, action: Action) -> None:
 def _add_link(state: KoboState, seat: int, card: int, target: int) -> None:
     cdef = state.defs[card]
     state.chain.append((card, seat, target, False))
-    if not state.quiet:
+    if not state.quiet:  # (search worlds: spare building the event on the chain's hot path)
         info: dict[str, object] = {}
         if cdef.needs_choice and target != EMPTY:
             info = {"target_seat": state.owner[target], "target_slot": state.slot_of(target) + 1}
         elif cdef.has(NEGATE_LAST):
             info = {"negates": target + 1}
         public: dict[str, object] = {"seat": seat, "card": cdef.slug, "link": len(state.chain)}
-        state.log.append(Event("activate", public | info, reveals=seat))
+        state.note("activate", public | info, reveals=seat)
     state.priority = seat if cdef.chain_again else 1 - seat
     state.chain_passes = 0
 

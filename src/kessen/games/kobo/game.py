@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kessen.engine.log import Event
 from kessen.games.kobo.config import KoboConfig, parse_config
 from kessen.games.kobo.decks import Deck
 from kessen.games.kobo.flow import advance
@@ -131,7 +130,7 @@ def board(
         state.passes[seat] = s.passes
     state.first_player = turn_player
     state.turn_player = turn_player
-    state.log.append(Event("game_start", {"game": 1, "first": turn_player}))
+    state.note("game_start", {"game": 1, "first": turn_player})
     state.turn = turn - 1
     state.stack.append(("turn_start",))
     advance(state)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from functools import cache
 
-from kessen.engine.log import Event
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.state import EMPTY, HAND, MAIN_DECK, RETREAT, SLOTS, KoboState
 
@@ -65,10 +64,7 @@ def retreat(state: KoboState, card: int) -> None:
         return
     state.battle[seat * SLOTS + slot] = EMPTY
     state.zone(seat, RETREAT).append(card)
-    if not state.quiet:
-        state.log.append(
-            Event("retreat", {"seat": seat, "slot": slot + 1, "card": state.defs[card].slug})
-        )
+    state.note("retreat", {"seat": seat, "slot": slot + 1, "card": state.defs[card].slug})
 
 
 def shuffle_zone(state: KoboState, seat: int, zone: int) -> None:

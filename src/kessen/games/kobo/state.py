@@ -259,6 +259,18 @@ class KoboState(GameState):
 
         return render(self, None, everything=True, lang=lang)
 
+    def note(
+        self,
+        kind: str,
+        public: dict[str, object],
+        private_to: int = -1,
+        private: dict[str, object] | None = None,
+        reveals: int = -1,
+    ) -> None:
+        """Write one event to the log (the one way the rules log; a ``quiet`` world skips it)."""
+        if not self.quiet:
+            self.log.append(Event(kind, public, private_to, private, reveals))
+
     def log_events(self) -> list[Event]:
         """The raw event log."""
         return self.log
