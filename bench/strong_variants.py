@@ -18,6 +18,8 @@ interval, as one JSON line. Settings, joined with ``+``:
 - ``tree-prior=X``: the heuristic COM's answer favoured at every node below the root too, with
   weight ``X`` (``tree_prior_weight``, 0 committed; the root's ``prior_weight`` is 0.3);
 - ``opponent-prior=X``: the same at the opponent's nodes only (``opponent_prior_weight``);
+- ``key-reveals=0|1``: whether the tree keys the opponent's trap flips by the card they show
+  (``worlds.KEY_REVEALS``, 1 committed; 0 plays the search of the earlier measurements);
 - ``trap-model=X``: sampled worlds deal the opponent's face-down traps favouring strong ones,
   ``card_value ** X`` (``TRAP_MODEL_POWER``, 0 committed: uniform);
 - ``committed``: nothing changed (the baseline on the same deals).
@@ -70,6 +72,8 @@ def apply_variant(variant: str) -> None:
         elif name in ("tree-prior", "opponent-prior"):
             field = "tree_prior_weight" if name == "tree-prior" else "opponent_prior_weight"
             _change_strong(**{field: float(value)})
+        elif name == "key-reveals":
+            worlds.KEY_REVEALS = bool(int(value))
         elif name == "trap-model":
             worlds.TRAP_MODEL_POWER = float(value)
         elif name == "turns":

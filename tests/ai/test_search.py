@@ -171,3 +171,24 @@ def test_tree_prior_is_asked_once_per_node_and_only_when_weighted() -> None:
     assert 0 < len(asked) < 80 and all(n > 1 for n in asked)
     again = search(view, legal, counting, SearchConfig(Budget(80), 0.25, 0.3, 0.5), seed=3)
     assert again.candidates == weighted.candidates
+
+
+def test_observed_keys_are_asked_at_the_other_seats_nodes_only() -> None:
+    """The ``observed`` hook is asked at the opponent's nodes only (the searcher knows its
+    own actions); keys equal to the actions leave the search exactly as without the hook."""
+    state = _mid_game(7)
+    assert state.pending is not None
+    me = state.pending.seat
+    view, legal = state.view(me), state.legal_actions()
+    hooks = hooks_for("kobo", deep=True)
+    asked: list[int] = []
+
+    def same(world: GameState, options: list[Action]) -> list[Action]:
+        assert world.pending is not None and world.pending.seat != me
+        asked.append(len(options))
+        return options
+
+    config = SearchConfig(Budget(120), 0.25, 0.3)
+    plain = search(view, legal, dataclasses.replace(hooks, observed=None), config, seed=3)
+    keyed = search(view, legal, dataclasses.replace(hooks, observed=same), config, seed=3)
+    assert asked and keyed.candidates == plain.candidates

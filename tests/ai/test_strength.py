@@ -119,6 +119,7 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
         monkeypatch.setattr(evaluate, name, getattr(evaluate, name))
     monkeypatch.setattr(levels, "LEVELS", levels.LEVELS)
     monkeypatch.setattr(worlds, "TRAP_MODEL_POWER", worlds.TRAP_MODEL_POWER)
+    monkeypatch.setattr(worlds, "KEY_REVEALS", worlds.KEY_REVEALS)
     probe = _load_bench("strong_variants")
     before = {item.key: item.iterations for item in levels.LEVELS}
     probe.apply_variant("committed")
@@ -131,8 +132,11 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
     assert (evaluate.DEEP_TURNS, evaluate.EPSILON) == (3, 0.2)
     assert "tactics" not in evaluate.ROUTINE_PROMPTS and "set" in evaluate.ROUTINE_PROMPTS
     assert "standby" in evaluate.HEURISTIC_PROMPTS
+    assert worlds.search_hooks().observed is worlds.observed
     probe.apply_variant("exploration=0.4+tree-prior=0.5+opponent-prior=2+trap-model=3")
     assert worlds.TRAP_MODEL_POWER == 3.0
+    probe.apply_variant("key-reveals=0")
+    assert worlds.search_hooks().observed is None
     strong = levels.level("ismcts-strong").config()
     assert (strong.exploration, strong.tree_prior_weight, strong.opponent_prior_weight) == (
         0.4,

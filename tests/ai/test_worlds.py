@@ -9,8 +9,14 @@ import pytest
 
 from kessen.engine import registry
 from kessen.games.kobo.decks import starter_decks
-from kessen.games.kobo.state import KoboState
-from kessen.games.kobo.worlds import public_extras, world_from_view, world_sampler
+from kessen.games.kobo.state import SLOTS, KoboState
+from kessen.games.kobo.worlds import (
+    REVEALING_VERBS,
+    observed,
+    public_extras,
+    world_from_view,
+    world_sampler,
+)
 
 
 def _dump(view: dict[str, object]) -> str:
@@ -139,3 +145,34 @@ def test_the_trap_model_keeps_worlds_consistent_and_favours_strong_traps(
         return sum(values) / len(values)
 
     assert mean_set_value(4.0) > mean_set_value(0.0) + 0.1
+
+
+def test_observed_keys_name_the_trap_a_flip_would_show() -> None:
+    """At a chain prompt with face-down traps to flip, the opponent's ``trap k`` actions get
+    keys naming the card in slot k; every other action keeps its own key, and a list without
+    such actions comes back as it is."""
+    rules = registry.get("kobo")
+    chooser = random.Random(3)
+    seen = 0
+    for _ in range(40):
+        state = rules.new_game(rules.default_config, chooser.randrange(2**31))
+        assert isinstance(state, KoboState)
+        while state.pending is not None:
+            legal = state.legal_actions()
+            keys = observed(state, legal)
+            if any(a.verb in REVEALING_VERBS for a in legal):
+                seen += 1
+                assert state.prompt is not None
+                seat = state.prompt[0]
+                assert len(keys) == len(legal) == len(set(keys))
+                for action, key in zip(legal, keys, strict=True):
+                    if action.verb in REVEALING_VERBS:
+                        card = state.strategy[seat * SLOTS + int(action.args[0]) - 1]
+                        assert not state.faceup[card]
+                        assert key.args == (action.args[0], state.defs[card].slug)
+                    else:
+                        assert key is action
+            else:
+                assert keys is legal
+            state.apply(legal[chooser.randrange(len(legal))])
+    assert seen > 20

@@ -45,6 +45,9 @@ Rollout = Callable[[GameState, random.Random], None]
 Routine = Callable[[Json, Sequence[Action]], Action | None]
 #: A fast policy's answer for the seat to act in a (sampled or simulated) state.
 StatePrior = Callable[[GameState, list[Action]], Action | None]
+#: What the searching seat will see of another seat's legal actions in a sampled world: one tree
+#: key per action, in order (the list itself where the actions show everything).
+Observed = Callable[[GameState, list[Action]], list[Action]]
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,10 @@ class SearchHooks:
     #: The same policy inside the tree (either seat, from that seat's view of the sampled
     #: world), favoured at the nodes below the root by ``tree_prior_weight``.
     state_prior: StatePrior | None = None
+    #: Keys the other seats' actions by what they reveal (say, which face-down card a "flip
+    #: the card in slot 2" turns up), so that the tree branches on it and the searcher's later
+    #: choices answer the card it will have seen, not an average over the cards it might be.
+    observed: Observed | None = None
 
 
 @dataclass(frozen=True)
@@ -174,7 +181,7 @@ def search(
         return SearchResult(actions[0], (only,), 0, time.perf_counter() - start)
     rng = random.Random(seed)
     sample = sampler if sampler is not None else hooks.world_sampler(view, rng.randrange(2**62))
-    evaluate, rollout = hooks.evaluate, hooks.rollout
+    evaluate, rollout, observed = hooks.evaluate, hooks.rollout, hooks.observed
     root = Node(1 - me)
     allowed = set(actions)
     favoured: Action | None = None
@@ -205,10 +212,13 @@ def search(
             if pending is None:
                 break
             options = actions if first else state.legal_actions()
+            keys = options
+            if observed is not None and pending.seat != me:
+                keys = observed(state, options)
             children = node.children
-            untried = [a for a in options if a not in children]
-            for a in options:
-                child = children.get(a)
+            untried = [i for i, key in enumerate(keys) if key not in children]
+            for key in keys:
+                child = children.get(key)
                 if child is not None:
                     child.available += 1
             if first:
@@ -221,27 +231,28 @@ def search(
             else:
                 hint, bonus = None, 0.0
             if untried:
-                if state_prior is not None and hint is not None and hint in untried:
-                    action = hint
-                else:
-                    action = untried[rng.randrange(len(untried))]
+                pick = -1
+                if state_prior is not None and hint is not None:
+                    pick = next((i for i in untried if options[i] == hint), -1)
+                if pick < 0:
+                    pick = untried[rng.randrange(len(untried))]
                 child = Node(pending.seat)
                 child.available = 1
-                children[action] = child
-                state.apply(action)
+                children[keys[pick]] = child
+                state.apply(options[pick])
                 path.append(child)
                 break
             best = -1.0
-            action = options[0]
-            for a in options:
-                child = children[a]
+            pick = 0
+            for i, key in enumerate(keys):
+                child = children[key]
                 score = child.value / child.visits + c * sqrt(log(child.available) / child.visits)
-                if a == hint:
+                if options[i] == hint:
                     score += bonus * sqrt(child.available) / (1 + child.visits)
                 if score > best:
-                    best, action = score, a
-            node = children[action]
-            state.apply(action)
+                    best, pick = score, i
+            node = children[keys[pick]]
+            state.apply(options[pick])
             path.append(node)
             first = False
         if state.pending is not None:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
 from kessen.engine.log import Event
 from kessen.engine.rng import Rng
@@ -550,6 +551,35 @@ def world_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
     return sample
 
 
+REVEALING_VERBS = frozenset({"trap", "exclude-trap"})
+"""Actions on a face-down trap, which show it to the opponent: flipping it, excluding it."""
+KEY_REVEALS = True
+"""Whether the search hooks key the opponent's revealing actions by the card (:func:`observed`);
+off, the tree merges every card a flip might show (the search before 2026-11-30, for probes)."""
+
+
+def observed(state: GameState, legal: list[Action]) -> list[Action]:
+    """The searcher's tree keys for the opponent's ``legal`` actions in a sampled world.
+
+    Flipping or excluding the face-down trap in slot *k* shows the card, so its key names it
+    (``trap 2 kienai-resshou``): the search then branches on which trap the opponent turns up
+    and answers each as it will, seeing it. The other actions show everything already.
+    """
+    assert isinstance(state, KoboState)
+    if not any(action.verb in REVEALING_VERBS for action in legal):
+        return legal
+    assert state.prompt is not None
+    row = state.prompt[0] * SLOTS - 1
+    return [
+        Action.of(
+            action.verb, action.args[0], state.defs[state.strategy[row + int(action.args[0])]].slug
+        )
+        if action.verb in REVEALING_VERBS
+        else action
+        for action in legal
+    ]
+
+
 def search_hooks(deep: bool = False) -> Any:
     """The Kōbō hooks of the game-agnostic search: sampler, evaluation, rollout.
 
@@ -567,4 +597,5 @@ def search_hooks(deep: bool = False) -> Any:
         routine=judge.routine,
         prior=judge.prior,
         state_prior=judge.state_prior,
+        observed=observed if KEY_REVEALS else None,
     )
