@@ -132,11 +132,12 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
     assert (evaluate.DEEP_TURNS, evaluate.EPSILON) == (3, 0.2)
     assert "tactics" not in evaluate.ROUTINE_PROMPTS and "set" in evaluate.ROUTINE_PROMPTS
     assert "standby" in evaluate.HEURISTIC_PROMPTS
-    assert worlds.search_hooks().observed is worlds.observed
+    assert worlds.search_hooks(deep=True).observed is worlds.observed
+    assert worlds.search_hooks(deep=False).observed is None
     probe.apply_variant("exploration=0.4+tree-prior=0.5+opponent-prior=2+trap-model=3")
     assert worlds.TRAP_MODEL_POWER == 3.0
     probe.apply_variant("key-reveals=0")
-    assert worlds.search_hooks().observed is None
+    assert worlds.search_hooks(deep=True).observed is None
     strong = levels.level("ismcts-strong").config()
     assert (strong.exploration, strong.tree_prior_weight, strong.opponent_prior_weight) == (
         0.4,

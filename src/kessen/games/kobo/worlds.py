@@ -554,8 +554,9 @@ def world_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
 REVEALING_VERBS = frozenset({"trap", "exclude-trap"})
 """Actions on a face-down trap, which show it to the opponent: flipping it, excluding it."""
 KEY_REVEALS = True
-"""Whether the search hooks key the opponent's revealing actions by the card (:func:`observed`);
-off, the tree merges every card a flip might show (the search before 2026-11-30, for probes)."""
+"""Whether the deep model's hooks key the opponent's revealing actions by the card
+(:func:`observed`); off, its tree merges every card a flip might show, as the search of the
+earlier measurements did (for probes)."""
 
 
 def observed(state: GameState, legal: list[Action]) -> list[Action]:
@@ -585,7 +586,8 @@ def search_hooks(deep: bool = False) -> Any:
 
     ``deep``: the fitted evaluation after two-turn rollouts (:func:`~kessen.games.kobo.evaluate.
     deep_evaluate`, :func:`~kessen.games.kobo.evaluate.deep_rollout`) instead of the material
-    balance after one turn.
+    balance after one turn, and a tree that keys the opponent's trap flips by the card they
+    show (:func:`observed`).
     """
     from kessen.ai.ismcts import SearchHooks
     from kessen.games.kobo import evaluate as judge
@@ -597,5 +599,5 @@ def search_hooks(deep: bool = False) -> Any:
         routine=judge.routine,
         prior=judge.prior,
         state_prior=judge.state_prior,
-        observed=observed if KEY_REVEALS else None,
+        observed=observed if deep and KEY_REVEALS else None,
     )
