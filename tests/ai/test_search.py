@@ -192,3 +192,37 @@ def test_observed_keys_are_asked_at_the_other_seats_nodes_only() -> None:
     plain = search(view, legal, dataclasses.replace(hooks, observed=None), config, seed=3)
     keyed = search(view, legal, dataclasses.replace(hooks, observed=same), config, seed=3)
     assert asked and keyed.candidates == plain.candidates
+
+
+def test_keyed_reveals_leave_the_cheating_control_unchanged() -> None:
+    """Over the true state a flip always shows the same card, so keying reveals changes no
+    decision of the cheating control: its measured figures stand for the deep model too."""
+    deep = hooks_for("kobo", deep=True)
+    observed = deep.observed
+    assert observed is not None
+    revealed: list[int] = []
+
+    def counted(world: GameState, options: list[Action]) -> list[Action]:
+        assert observed is not None
+        keys = observed(world, options)
+        revealed.append(keys is not options)
+        return keys
+
+    hooks = dataclasses.replace(deep, observed=counted)
+    compared = 0
+    for seed in range(6):
+        truth = _mid_game(seed, {"chain", "turn"})
+        assert truth.pending is not None
+        view, legal = truth.view(truth.pending.seat), truth.legal_actions()
+
+        def true_world(index: int, truth: KoboState = truth) -> GameState:
+            return truth.clone()
+
+        config = SearchConfig(Budget(80), 0.25, 0.3)
+        keyed = search(view, legal, hooks, config, 9, sampler=true_world)
+        merged = search(
+            view, legal, dataclasses.replace(hooks, observed=None), config, 9, true_world
+        )
+        assert keyed.candidates == merged.candidates
+        compared += 1
+    assert compared == 6 and sum(revealed) > 0
