@@ -9,7 +9,8 @@ afresh for each iteration). Each iteration:
 2. descends one shared tree (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012): a node
    is a sequence of actions from the root, and only the actions legal in *this* determinization
    compete, by UCB1 with availability counts (an action's exploration term counts the visits
-   in which it was available, not all the parent's visits);
+   in which it was available, not all the parent's visits); another seat's action is keyed by
+   what the searcher will see of it (``SearchHooks.observed``: a flipped card names the card);
 3. adds one node, plays a short rollout with the ruleset's policy and asks the ruleset's
    evaluation for seat 0's chance to win;
 4. backs the value up the path, each node scored from the seat that chose its action.

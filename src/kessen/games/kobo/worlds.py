@@ -563,7 +563,7 @@ def observed(state: GameState, legal: list[Action]) -> list[Action]:
     """The searcher's tree keys for the opponent's ``legal`` actions in a sampled world.
 
     Flipping or excluding the face-down trap in slot *k* shows the card, so its key names it
-    (``trap 2 kienai-resshou``): the search then branches on which trap the opponent turns up
+    (``trap 2 unhealing-wound``): the search then branches on which trap the opponent turns up
     and answers each as it will, seeing it. The other actions show everything already.
     """
     assert isinstance(state, KoboState)
