@@ -200,7 +200,7 @@ def test_keyed_reveals_leave_the_cheating_control_unchanged() -> None:
     deep = hooks_for("kobo", deep=True)
     observed = deep.observed
     assert observed is not None
-    revealed: list[int] = []
+    revealed: list[bool] = []
 
     def counted(world: GameState, options: list[Action]) -> list[Action]:
         assert observed is not None
@@ -209,7 +209,6 @@ def test_keyed_reveals_leave_the_cheating_control_unchanged() -> None:
         return keys
 
     hooks = dataclasses.replace(deep, observed=counted)
-    compared = 0
     for seed in range(6):
         truth = _mid_game(seed, {"chain", "turn"})
         assert truth.pending is not None
@@ -224,5 +223,4 @@ def test_keyed_reveals_leave_the_cheating_control_unchanged() -> None:
             view, legal, dataclasses.replace(hooks, observed=None), config, 9, true_world
         )
         assert keyed.candidates == merged.candidates
-        compared += 1
-    assert compared == 6 and sum(revealed) > 0
+    assert any(revealed)  # some searched world did flip a trap
