@@ -22,6 +22,9 @@ interval, as one JSON line. Settings, joined with ``+``:
   (``worlds.KEY_REVEALS``, 1 committed; 0 plays the search of the earlier measurements);
 - ``trap-model=X``: sampled worlds deal the opponent's face-down traps favouring strong ones,
   ``card_value ** X`` (``TRAP_MODEL_POWER``, 0 committed: uniform);
+- ``planned-standby=0|1``: whether つよい sets its traps and takes its tactics hand by the
+  fitted plan (``worlds.PLANNED_STANDBY``, 1 committed; 0: the heuristic COM's standby, as in
+  the earlier measurements);
 - ``committed``: nothing changed (the baseline on the same deals).
 
 Usage::
@@ -74,6 +77,8 @@ def apply_variant(variant: str) -> None:
             _change_strong(**{field: float(value)})
         elif name == "key-reveals":
             worlds.KEY_REVEALS = bool(int(value))
+        elif name == "planned-standby":
+            worlds.PLANNED_STANDBY = bool(int(value))
         elif name == "trap-model":
             worlds.TRAP_MODEL_POWER = float(value)
         elif name == "turns":

@@ -178,6 +178,16 @@ _TRAP_UNSEEN = sum(_TRAP_WEIGHTS.values()) / len(_TRAP_WEIGHTS)
 _TACTIC_UNSEEN = sum(_TACTIC_WEIGHTS.values()) / len(_TACTIC_WEIGHTS)
 
 
+def trap_weight(slug: str) -> float:
+    """The fitted weight of a face-down trap ``slug`` (the mean of its kind if never fitted)."""
+    return _TRAP_WEIGHTS.get(slug, _TRAP_UNSEEN)
+
+
+def tactic_weight(slug: str) -> float:
+    """The fitted weight of ``slug`` in the tactics hand (the mean of its kind if never fitted)."""
+    return _TACTIC_WEIGHTS.get(slug, _TACTIC_UNSEEN)
+
+
 def features(state: KoboState, seat: int) -> dict[str, float]:
     """The fitted evaluation's features of one seat (names as in :data:`FITTED_WEIGHTS`)."""
     defs = state.defs

@@ -55,8 +55,8 @@ def _amount(cdef: CardDef) -> int:
     return sum(step.amount for step in cdef.steps if step.verb is MODIFY_LV)
 
 
-def _category(cdef: CardDef) -> str:
-    """A rough role: buff, debuff, negate, redirect or other."""
+def category(cdef: CardDef) -> str:
+    """A card's rough role: buff, debuff, negate, redirect or other."""
     if cdef.has(NEGATE_ATTACK) or cdef.has(NEGATE_LAST):
         return "negate"
     if cdef.has(CHANGE_TARGET):
@@ -544,12 +544,12 @@ class HeuristicPlayer:
             return None
         hand = self._tactics_hand(view, self._me(view))
         slugs = Counter(hand)
-        cats = Counter(_category(card_def(s)) for s in hand)
+        cats = Counter(category(card_def(s)) for s in hand)
 
         def value(action: Action) -> float:
             slug = str(action.args[0])
             cdef = card_def(slug)
-            return chain_card_value(cdef) - 2.0 * cats[_category(cdef)] - 2.5 * slugs[slug]
+            return chain_card_value(cdef) - 2.0 * cats[category(cdef)] - 2.5 * slugs[slug]
 
         return max(takes, key=value)
 

@@ -553,6 +553,10 @@ def world_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
 
 REVEALING_VERBS = frozenset({"trap", "exclude-trap"})
 """Actions on a face-down trap, which show it to the opponent: flipping it, excluding it."""
+PLANNED_STANDBY = True
+"""Whether the deep model answers the standby's trap and tactics-hand prompts with the fitted
+plan (:mod:`kessen.games.kobo.standby`); off, with the heuristic COM's choices, as the search of
+the earlier measurements did (for probes)."""
 KEY_REVEALS = True
 """Whether the deep model's hooks key the opponent's revealing actions by the card
 (:func:`observed`); off, its tree merges every card a flip might show, as the search of the
@@ -587,16 +591,18 @@ def search_hooks(deep: bool = False) -> Any:
     ``deep``: the fitted evaluation after two-turn rollouts (:func:`~kessen.games.kobo.evaluate.
     deep_evaluate`, :func:`~kessen.games.kobo.evaluate.deep_rollout`) instead of the material
     balance after one turn, and a tree that keys the opponent's trap flips by the card they
-    show (:func:`observed`).
+    show (:func:`observed`), and the standby plan of :mod:`kessen.games.kobo.standby` for the
+    routine standby prompts.
     """
     from kessen.ai.ismcts import SearchHooks
     from kessen.games.kobo import evaluate as judge
+    from kessen.games.kobo import standby
 
     return SearchHooks(
         world_sampler=world_sampler,
         evaluate=judge.deep_evaluate if deep else judge.evaluate,
         rollout=judge.deep_rollout if deep else judge.rollout,
-        routine=judge.routine,
+        routine=standby.routine if deep and PLANNED_STANDBY else judge.routine,
         prior=judge.prior,
         state_prior=judge.state_prior,
         observed=observed if deep and KEY_REVEALS else None,

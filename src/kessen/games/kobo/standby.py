@@ -1,0 +1,90 @@
+"""The strongest COM's standby plan: which traps to set and which tactics to take, by fitted worth.
+
+The search leaves the standby's bookkeeping to a rule (:func:`routine`): the order of the hand,
+the slots, the deploy targets and the blind pick are the heuristic COM's. Two of those choices
+shape the first turn more than the others, and there the heuristic COM's hand-set card values
+disagree with what the fitted evaluation (:data:`~kessen.games.kobo.evaluate.FITTED_WEIGHTS`,
+fitted on self-play outcomes) says a card is worth while it waits in a slot or in the hand:
+
+- **traps**: the heuristic COM sets at most three and discards the rest, whatever they are;
+  the plan sets every trap the fit values at :data:`TRAP_WORTH` or more, up to
+  :data:`MAX_TRAPS` (one strategy slot stays free for a tactic), and discards the others;
+- **the tactics hand**: the heuristic COM rates a target change among the best tactics; the
+  fit finds it nearly worthless in hand. The plan takes, one pick at a time, the tactic whose
+  fitted weight, less :data:`SAME_CARD` of it per copy already taken and
+  :data:`SAME_ROLE` per card of the same role (buff, debuff, negate, redirect) already taken,
+  is highest.
+
+Both read only the deciding seat's view (its own hand and slots, the public deck lists) and the
+card pool. Screened on heuristic-vs-heuristic mirror matches (the plan in one seat, the
+heuristic COM's standby in the other, 5,000 games per setting): the plan's seat won 56.6–57.4%
+of games; the traps rule alone 52.9%, the tactics rule alone 54.1%. Its effect on the strongest
+level is measured in ``docs/com-levels.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+
+from kessen.engine.action import Action
+from kessen.engine.contract import Json
+from kessen.games.kobo import evaluate
+from kessen.games.kobo.heuristic import HeuristicPlayer, card_def, category
+
+TRAP_WORTH = 0.6
+"""The fitted weight a trap needs to be set (the fitted weights run from 0.34 to 1.61)."""
+MAX_TRAPS = 4
+"""Traps set at most in the standby (the heuristic COM sets three)."""
+SAME_CARD = 0.2
+"""Share of a tactic's fitted weight lost per copy of it already taken."""
+SAME_ROLE = 0.15
+"""Logit lost per tactic of the same role already taken (a hand of only buffs is weaker)."""
+
+
+class PlannedStandby(HeuristicPlayer):
+    """The heuristic COM with the plan's trap and tactics-hand choices (see the module)."""
+
+    name = "planned-standby"
+
+    def _on_set(self, view: Json, legal: list[Action]) -> Action | None:
+        slots = self._by_verb(legal, "slot")
+        card = (view["pending"].get("context") or {}).get("card") or {}
+        slug = card.get("slug")
+        set_already = self._face_down(view, self._me(view))
+        worth = evaluate.trap_weight(str(slug)) if slug else 0.0
+        if slots and set_already < MAX_TRAPS and worth >= TRAP_WORTH:
+            return slots[0]
+        return Action.of("discard")
+
+    def _on_tactics(self, view: Json, legal: list[Action]) -> Action | None:
+        takes = self._by_verb(legal, "take")
+        if not takes:
+            return None
+        hand = self._tactics_hand(view, self._me(view))
+        copies = Counter(hand)
+        roles = Counter(category(card_def(slug)) for slug in hand)
+
+        def worth(action: Action) -> float:
+            slug = str(action.args[0])
+            weight = evaluate.tactic_weight(slug)
+            return (
+                weight * (1 - SAME_CARD * copies[slug])
+                - SAME_ROLE * roles[category(card_def(slug))]
+            )
+
+        return max(takes, key=worth)
+
+
+@cache
+def _planner() -> PlannedStandby:
+    return PlannedStandby(0)
+
+
+def routine(view: Json, legal: Sequence[Action]) -> Action | None:
+    """The plan's answer to a routine standby prompt; ``None`` where search decides."""
+    pending = view.get("pending") or {}
+    if pending.get("prompt") in evaluate.ROUTINE_PROMPTS:
+        return _planner().choose(view, legal)
+    return None
