@@ -16,10 +16,10 @@ fitted on self-play outcomes) says a card is worth while it waits in a slot or i
   is highest.
 
 Both read only the deciding seat's view (its own hand and slots, the public deck lists) and the
-card pool. Screened on heuristic-vs-heuristic mirror matches (the plan in one seat, the
-heuristic COM's standby in the other, 5,000 games per setting): the plan's seat won 56.6–57.4%
-of games; the traps rule alone 52.9%, the tactics rule alone 54.1%. Its effect on the strongest
-level is measured in ``docs/com-levels.md``.
+card pool. Screened with ``bench/standby_screen.py`` on heuristic-vs-heuristic mirror games (the
+plan's standby in one seat, the heuristic COM's in the other, both heuristic in play; 5,000
+games): the plan's seat wins 56.5% (55.1–57.9%), the traps rule alone 52.5%, the tactics rule
+alone 53.1%. What it gives the strongest level is measured in ``docs/com-levels.md``.
 """
 
 from __future__ import annotations
