@@ -28,6 +28,23 @@ def test_levels_beat_the_random_player(level: str) -> None:
     assert won >= 3 and won > lost
 
 
+def test_searched_decision_times_leave_out_the_answers_by_rule() -> None:
+    """A search level answers the standby by rule in microseconds; the searched decisions'
+    times are kept apart (counted, not timed here), so their mean is not diluted by those. A player that never
+    searches (the heuristic COM) has none."""
+    from kessen.ai.tournament import Tally
+
+    job = Job("kobo", "ismcts-easy", "heuristic", 0, ("tempo", "tempo"), 5, 1, 1.0)
+    result = play_match(job)
+    assert result.searched_a and not result.searched_b
+    assert len(result.searched_a) < len(result.times_a)  # the standby was answered by rule
+    tally = Tally("ismcts-easy", "heuristic")
+    tally.add(result)
+    summary = tally.summary()
+    assert summary["searched_a"]["decisions"] == len(result.searched_a)
+    assert f"| {summary['searched_a']['mean_s']:.3f} |" in render_markdown([summary])
+
+
 def test_markdown_table_has_one_row_per_matchup() -> None:
     from kessen.ai.tournament import MatchResult, Tally
 

@@ -101,6 +101,9 @@ class MatchResult:
     match_b: bool = False
     times_a: list[float] = field(default_factory=list)
     times_b: list[float] = field(default_factory=list)
+    #: The times of the decisions a search player searched (not those it answered by rule).
+    searched_a: list[float] = field(default_factory=list)
+    searched_b: list[float] = field(default_factory=list)
 
 
 def _build(name: str, ruleset: str, seed: int, peer_seconds: float) -> Player:
@@ -166,6 +169,8 @@ def play_match(job: Job, observe: Callable[[GameState], None] | None = None) -> 
         spent = time.perf_counter() - start
         if len(legal) > 1:
             (result.times_a if seat == job.a_seat else result.times_b).append(spent)
+            if getattr(player, "last_result", None) is not None:
+                (result.searched_a if seat == job.a_seat else result.searched_b).append(spent)
             spent_by[seat][0] += spent
             spent_by[seat][1] += 1
         state.apply(action)
@@ -203,6 +208,7 @@ class Tally:
     b_matches: int = 0
     times_a: list[float] = field(default_factory=list)
     times_b: list[float] = field(default_factory=list)
+    searched_a: list[float] = field(default_factory=list)
 
     def add(self, r: MatchResult) -> None:
         """Count one match."""
@@ -215,6 +221,7 @@ class Tally:
         self.b_matches += r.match_b
         self.times_a += r.times_a
         self.times_b += r.times_b
+        self.searched_a += r.searched_a
 
     def restore(self, old: Json) -> None:
         """Start from the counts of an earlier run's summary (decision times start afresh)."""
@@ -254,6 +261,7 @@ class Tally:
             "match_rate": round(self.a_matches / self.matches, 4) if self.matches else None,
             "match_ci95": [round(mlo, 4), round(mhi, 4)],
             "time_a": times(self.times_a),
+            "searched_a": times(self.searched_a),
             "time_b": times(self.times_b),
         }
 
@@ -427,18 +435,21 @@ def render_markdown(summaries: Sequence[Json]) -> str:
     """The results as a Markdown table (win rates of the left player, in games)."""
     lines = [
         "| matchup | games | won–lost (ties) | win rate | 95% Wilson | matches won | "
-        "mean s/decision (max) |",
-        "|---|---:|---:|---:|---|---:|---:|",
+        "mean s/decision (max) | mean s/searched decision |",
+        "|---|---:|---:|---:|---|---:|---:|---:|",
     ]
     for s in summaries:
         if not s["games"]:
             continue
         t = s["time_a"]
         timing = f"{t['mean_s']:.3f} ({t['max_s']:.2f})" if t.get("decisions") else "—"
+        searched = s.get("searched_a") or {}
+        search_timing = f"{searched['mean_s']:.3f}" if searched.get("decisions") else "—"
         lines.append(
             f"| {s['a']} vs {s['b']} | {s['games']} | {s['a_games']}–{s['b_games']}"
             f" ({s['ties']}) | {100 * s['rate']:.1f}% | {100 * s['ci95'][0]:.1f}–"
             f"{100 * s['ci95'][1]:.1f}% | {s['a_matches']}/{s['matches']} | {timing} |"
+            f" {search_timing} |"
         )
     return "\n".join(lines) + "\n"
 
