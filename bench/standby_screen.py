@@ -29,6 +29,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from kessen.ai import tournament
@@ -51,10 +52,10 @@ class _Screened(standby.PlannedStandby):
             return super()._on_set(view, legal)
         return HeuristicPlayer._on_set(self, view, legal)
 
-    def _on_tactics(self, view: Json, legal: list[Action]) -> Action | None:
+    def _tactic_worth(self, slug: str, copies: Counter[str], roles: Counter[str]) -> float:
         if self.tactics:
-            return super()._on_tactics(view, legal)
-        return HeuristicPlayer._on_tactics(self, view, legal)
+            return super()._tactic_worth(slug, copies, roles)
+        return HeuristicPlayer._tactic_worth(self, slug, copies, roles)
 
 
 CONSTANTS = {

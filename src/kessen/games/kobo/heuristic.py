@@ -543,15 +543,15 @@ class HeuristicPlayer:
         if not takes:
             return None
         hand = self._tactics_hand(view, self._me(view))
-        slugs = Counter(hand)
-        cats = Counter(category(card_def(s)) for s in hand)
+        copies = Counter(hand)
+        roles = Counter(category(card_def(s)) for s in hand)
+        return max(takes, key=lambda action: self._tactic_worth(str(action.args[0]), copies, roles))
 
-        def value(action: Action) -> float:
-            slug = str(action.args[0])
-            cdef = card_def(slug)
-            return chain_card_value(cdef) - 2.0 * cats[category(cdef)] - 2.5 * slugs[slug]
-
-        return max(takes, key=value)
+    def _tactic_worth(self, slug: str, copies: Counter[str], roles: Counter[str]) -> float:
+        """What taking ``slug`` into a tactics hand holding ``copies`` (by slug) and ``roles``
+        (by :func:`category`) is worth: its card value, less for a copy or a role held."""
+        cdef = card_def(slug)
+        return chain_card_value(cdef) - 2.0 * roles[category(cdef)] - 2.5 * copies[slug]
 
     # --- the turn -------------------------------------------------------------------------
 

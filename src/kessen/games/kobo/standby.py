@@ -58,23 +58,11 @@ class PlannedStandby(HeuristicPlayer):
             return slots[0]
         return Action.of("discard")
 
-    def _on_tactics(self, view: Json, legal: list[Action]) -> Action | None:
-        takes = self._by_verb(legal, "take")
-        if not takes:
-            return None
-        hand = self._tactics_hand(view, self._me(view))
-        copies = Counter(hand)
-        roles = Counter(category(card_def(slug)) for slug in hand)
-
-        def worth(action: Action) -> float:
-            slug = str(action.args[0])
-            weight = evaluate.tactic_weight(slug)
-            return (
-                weight * (1 - SAME_CARD * copies[slug])
-                - SAME_ROLE * roles[category(card_def(slug))]
-            )
-
-        return max(takes, key=worth)
+    def _tactic_worth(self, slug: str, copies: Counter[str], roles: Counter[str]) -> float:
+        """The fitted weight of ``slug``, less :data:`SAME_CARD` of it per copy held and
+        :data:`SAME_ROLE` per card of its role held."""
+        weight = evaluate.tactic_weight(slug)
+        return weight * (1 - SAME_CARD * copies[slug]) - SAME_ROLE * roles[category(card_def(slug))]
 
 
 @cache
