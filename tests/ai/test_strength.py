@@ -30,8 +30,8 @@ def test_levels_beat_the_random_player(level: str) -> None:
 
 def test_searched_decision_times_leave_out_the_answers_by_rule() -> None:
     """A search level answers the standby by rule in microseconds; the searched decisions'
-    times are kept apart (counted, not timed here), so their mean is not diluted by those. A player that never
-    searches (the heuristic COM) has none."""
+    times are kept apart (counted here, not timed), so their mean is not diluted by those.
+    A player that never searches (the heuristic COM) has none."""
     from kessen.ai.tournament import Tally
 
     job = Job("kobo", "ismcts-easy", "heuristic", 0, ("tempo", "tempo"), 5, 1, 1.0)
