@@ -25,6 +25,9 @@ interval, as one JSON line. Settings, joined with ``+``:
 - ``planned-standby=0|1``: whether つよい sets its traps and takes its tactics hand by the
   fitted plan (``worlds.PLANNED_STANDBY``, 1 committed; 0: the heuristic COM's standby, as in
   the earlier measurements);
+- ``hand-model=X``: in a share ``X`` of the sampled worlds the opponent's tactics hand is
+  the one the heuristic COM's rule would have taken from its public list, less what it has
+  shown since (``worlds.HAND_MODEL_SHARE``, 0 committed);
 - ``committed``: nothing changed (the baseline on the same deals).
 
 Usage::
@@ -79,6 +82,8 @@ def apply_variant(variant: str) -> None:
             worlds.KEY_REVEALS = bool(int(value))
         elif name == "planned-standby":
             worlds.PLANNED_STANDBY = bool(int(value))
+        elif name == "hand-model":
+            worlds.HAND_MODEL_SHARE = float(value)
         elif name == "trap-model":
             worlds.TRAP_MODEL_POWER = float(value)
         elif name == "turns":

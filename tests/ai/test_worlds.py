@@ -176,3 +176,50 @@ def test_observed_keys_name_the_trap_a_flip_would_show() -> None:
                 assert keys is legal
             state.apply(legal[chooser.randrange(len(legal))])
     assert seen > 20
+
+
+def test_the_hand_model_deals_the_hand_a_value_rule_would_take(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``HAND_MODEL_SHARE`` 1 the opponent's tactics hand in every sampled world is the one
+    the heuristic COM's rule takes from the public list: against the heuristic COM itself, at its
+    first turn, that is its true hand. Every world still looks like the truth and holds every
+    card once; with the share at 0 the weighted draw rarely finds the hand."""
+    from kessen.games.kobo import worlds as kobo_worlds
+    from kessen.games.kobo.cards import CardKind
+    from kessen.games.kobo.heuristic import HeuristicPlayer
+    from kessen.games.kobo.state import THAND
+
+    rules = registry.get("kobo")
+    config = {**rules.default_config, "decks": ["fortress", "fortress"]}
+    state = rules.new_game(config, 3)
+    assert isinstance(state, KoboState)
+    heuristic = HeuristicPlayer(0)
+    while state.pending is not None and state.pending.prompt != "turn":
+        state.apply(heuristic.choose(state.view(state.pending.seat), state.legal_actions()))
+    assert state.pending is not None
+    seat = state.turn_player  # the searcher, at its first turn
+    opponent = 1 - seat  # its hand of seven, taken after the searcher's board was set
+    truth = sorted(state.defs[c].slug for c in state.zone(opponent, THAND))
+    listed = sorted(
+        state.defs[c].slug
+        for c in range(len(state.defs))
+        if state.owner[c] == opponent and state.defs[c].kind is CardKind.TACTIC
+    )
+    assert sorted(kobo_worlds.chosen_hand(tuple(listed), len(truth))) == truth
+    view = state.view(seat)
+
+    def hands_found(share: float) -> int:
+        monkeypatch.setattr(kobo_worlds, "HAND_MODEL_SHARE", share)
+        sample = world_sampler(view, 8)
+        found = 0
+        for index in range(60):
+            world = sample(index)
+            assert isinstance(world, KoboState)
+            world.audit()
+            assert _dump(world.view(seat)) == _dump(view | {"log": []})
+            found += sorted(world.defs[c].slug for c in world.zone(opponent, THAND)) == truth
+        return found
+
+    assert hands_found(1.0) == 60
+    assert hands_found(0.0) < 30

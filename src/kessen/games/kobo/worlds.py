@@ -25,6 +25,7 @@ could carry directly instead of the log arithmetic above.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -518,6 +519,66 @@ def _weighted_traps(state: KoboState, opp: int, rng: random.Random, power: float
         zone[zone.index(new)] = old
 
 
+@cache
+def chosen_hand(tactics: tuple[str, ...], size: int) -> tuple[str, ...]:
+    """The ``size`` tactics the heuristic COM's rule takes from the list ``tactics`` (slugs,
+    one per copy): what a player choosing by card value would hold at the first turn."""
+    from kessen.games.kobo.heuristic import HeuristicPlayer, card_def, category
+    from kessen.games.kobo.moves import card_rank
+
+    chooser = HeuristicPlayer(0)
+    left = Counter(tactics)
+    hand: list[str] = []
+    for _ in range(min(size, len(tactics))):
+        copies = Counter(hand)
+        roles = Counter(category(card_def(slug)) for slug in hand)
+        options = sorted((slug for slug, n in left.items() if n > 0), key=card_rank)
+        best = max(options, key=lambda slug: chooser._tactic_worth(slug, copies, roles))
+        hand.append(best)
+        left[best] -= 1
+    return tuple(hand)
+
+
+def _modelled_tactics(state: KoboState, opp: int, rng: random.Random) -> None:
+    """Redeal the opponent's tactics hand as :func:`chosen_hand` would have chosen it, less
+    the tactics it has shown since (played, excluded), the rest of the hand drawn at random.
+
+    The hand and the deck together hold exactly the unseen tactics of the public list; only
+    which of them sit in the hand is redrawn. A probe of an opponent model (``HAND_MODEL_SHARE``).
+    """
+    hand, deck = state.zone(opp, THAND), state.zone(opp, TDECK)
+    if not hand:
+        return
+    defs, owner = state.defs, state.owner
+    mine = [c for c in range(len(defs)) if owner[c] == opp and defs[c].kind is CardKind.TACTIC]
+    pool = hand + deck
+    unseen = set(pool)
+    size = FIRST_PLAYER_TACTICS if state.first_player == opp else SECOND_PLAYER_TACTICS
+    expected = Counter(chosen_hand(tuple(sorted(defs[c].slug for c in mine)), size))
+    expected.subtract(defs[c].slug for c in mine if c not in unseen)
+    keep: list[int] = []
+    rest: list[int] = []
+    for card in pool:
+        slug = defs[card].slug
+        if expected[slug] > 0:
+            expected[slug] -= 1
+            keep.append(card)
+        else:
+            rest.append(card)
+    rng.shuffle(keep)
+    rng.shuffle(rest)
+    rest += keep[len(hand) :]
+    keep = keep[: len(hand)]
+    rng.shuffle(rest)
+    fill = len(hand) - len(keep)
+    hand[:] = keep + rest[:fill]
+    deck[:] = rest[fill:]
+
+
+HAND_MODEL_SHARE = 0.0
+"""Share of sampled worlds whose opponent's tactics hand is the one the heuristic COM's rule
+would have taken (:func:`_modelled_tactics`) instead of the value-weighted draw (0: never; a
+probe, ``strong_variants.py hand-model=X``)."""
 OPPONENT_MODEL_POWER = 2.0
 """How strongly sampled opponent tactics hands favour strong cards (0: uniform)."""
 TRAP_MODEL_POWER = 0.0
@@ -540,9 +601,11 @@ def world_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
     def sample(index: int) -> GameState:
         world = base.resample_hidden(seat, seed ^ (index * 0x9E3779B97F4A7C15 & (2**63 - 1)))
         world.rng = Rng(seed * 1_000_003 + index)
-        if OPPONENT_MODEL_POWER or TRAP_MODEL_POWER:
+        if OPPONENT_MODEL_POWER or TRAP_MODEL_POWER or HAND_MODEL_SHARE:
             rng = random.Random(seed * 7_919 + index)
-            if OPPONENT_MODEL_POWER:
+            if HAND_MODEL_SHARE and rng.random() < HAND_MODEL_SHARE:
+                _modelled_tactics(world, 1 - seat, rng)
+            elif OPPONENT_MODEL_POWER:
                 _weighted_tactics(world, 1 - seat, rng, OPPONENT_MODEL_POWER)
             if TRAP_MODEL_POWER:
                 _weighted_traps(world, 1 - seat, rng, TRAP_MODEL_POWER)
