@@ -52,10 +52,10 @@ class _Screened(standby.PlannedStandby):
             return super()._on_set(view, legal)
         return HeuristicPlayer._on_set(self, view, legal)
 
-    def _tactic_worth(self, slug: str, copies: Counter[str], roles: Counter[str]) -> float:
+    def tactic_worth(self, slug: str, copies: Counter[str], roles: Counter[str]) -> float:
         if self.tactics:
-            return super()._tactic_worth(slug, copies, roles)
-        return HeuristicPlayer._tactic_worth(self, slug, copies, roles)
+            return super().tactic_worth(slug, copies, roles)
+        return HeuristicPlayer.tactic_worth(self, slug, copies, roles)
 
 
 CONSTANTS = {

@@ -545,9 +545,9 @@ class HeuristicPlayer:
         hand = self._tactics_hand(view, self._me(view))
         copies = Counter(hand)
         roles = Counter(category(card_def(s)) for s in hand)
-        return max(takes, key=lambda action: self._tactic_worth(str(action.args[0]), copies, roles))
+        return max(takes, key=lambda action: self.tactic_worth(str(action.args[0]), copies, roles))
 
-    def _tactic_worth(self, slug: str, copies: Counter[str], roles: Counter[str]) -> float:
+    def tactic_worth(self, slug: str, copies: Counter[str], roles: Counter[str]) -> float:
         """What taking ``slug`` into a tactics hand holding ``copies`` (by slug) and ``roles``
         (by :func:`category`) is worth: its card value, less for a copy or a role held."""
         cdef = card_def(slug)

@@ -58,7 +58,7 @@ class PlannedStandby(HeuristicPlayer):
             return slots[0]
         return Action.of("discard")
 
-    def _tactic_worth(self, slug: str, copies: Counter[str], roles: Counter[str]) -> float:
+    def tactic_worth(self, slug: str, copies: Counter[str], roles: Counter[str]) -> float:
         """The fitted weight of ``slug``, less :data:`SAME_CARD` of it per copy held and
         :data:`SAME_ROLE` per card of its role held."""
         weight = evaluate.tactic_weight(slug)

@@ -533,7 +533,7 @@ def chosen_hand(tactics: tuple[str, ...], size: int) -> tuple[str, ...]:
         copies = Counter(hand)
         roles = Counter(category(card_def(slug)) for slug in hand)
         options = sorted((slug for slug, n in left.items() if n > 0), key=card_rank)
-        best = max(options, key=lambda slug: chooser._tactic_worth(slug, copies, roles))
+        best = max(options, key=lambda slug: chooser.tactic_worth(slug, copies, roles))
         hand.append(best)
         left[best] -= 1
     return tuple(hand)
@@ -566,7 +566,6 @@ def _modelled_tactics(state: KoboState, opp: int, rng: random.Random) -> None:
         else:
             rest.append(card)
     rng.shuffle(keep)
-    rng.shuffle(rest)
     rest += keep[len(hand) :]
     keep = keep[: len(hand)]
     rng.shuffle(rest)
