@@ -22,6 +22,12 @@ interval, as one JSON line. Settings, joined with ``+``:
   (``worlds.KEY_REVEALS``, 1 committed; 0 plays the search of the earlier measurements);
 - ``trap-model=X``: sampled worlds deal the opponent's face-down traps favouring strong ones,
   ``card_value ** X`` (``TRAP_MODEL_POWER``, 0 committed: uniform);
+- ``trap-inference=0|1``: whether sampled worlds deal the opponent's face-down traps among
+  those worth at least the best trap it discarded in its standby (``worlds.TRAP_INFERENCE``,
+  1 committed; 0: uniformly, as in the earlier measurements);
+- ``pass-inference=0|1``: whether a sampled world in which the opponent, who has just passed
+  in the chain, would have answered by the heuristic COM's chain rule is redealt
+  (``worlds.PASS_INFERENCE``, 0 committed);
 - ``planned-standby=0|1``: whether つよい sets its traps and takes its tactics hand by the
   fitted plan (``worlds.PLANNED_STANDBY``, 1 committed; 0: the heuristic COM's standby, as in
   the earlier measurements);
@@ -86,6 +92,10 @@ def apply_variant(variant: str) -> None:
             _change_strong(**{field: float(value)})
         elif name == "key-reveals":
             worlds.KEY_REVEALS = bool(int(value))
+        elif name == "trap-inference":
+            worlds.TRAP_INFERENCE = bool(int(value))
+        elif name == "pass-inference":
+            worlds.PASS_INFERENCE = bool(int(value))
         elif name == "planned-standby":
             worlds.PLANNED_STANDBY = bool(int(value))
         elif name == "hand-model":

@@ -84,8 +84,8 @@ def test_the_rollout_chain_answer_is_the_heuristic_coms() -> None:
         seat = state.prompt[0]
         legal = state.legal_actions()
         heuristic._CHAIN_VALUES.clear()
-        cold = judge._chain_answer(state, seat, legal)
-        warm = judge._chain_answer(state, seat, legal)  # answered from memory
+        cold = judge.heuristic_chain_answer(state, seat, legal)
+        warm = judge.heuristic_chain_answer(state, seat, legal)  # answered from memory
         assert cold == warm == player.choose(state.view(seat), legal)
 
 
@@ -128,7 +128,7 @@ def test_the_search_sees_the_same_with_and_without_shortcuts(
     def by_view(state: KoboState, seat: int, legal: list[Action]) -> Action:
         return HeuristicPlayer(0).choose(judge.lean_view(state, seat), legal)
 
-    monkeypatch.setattr(judge, "_chain_answer", by_view)
+    monkeypatch.setattr(judge, "heuristic_chain_answer", by_view)
     monkeypatch.setattr(heuristic, "_CHAIN_VALUES", _Forgetful())
     slow = search(view, legal, hooks, config, seed=5)
     assert fast.iterations == slow.iterations == 120

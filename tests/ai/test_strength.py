@@ -171,7 +171,8 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
 def test_strong_variants_probe_the_plan_the_hand_model_and_the_cheaters(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """``planned-standby``, ``hand-model`` and ``cheater`` change what they name: the cheater
+    """``planned-standby``, ``hand-model``, ``trap-inference``, ``pass-inference`` and
+    ``cheater`` change what they name (only the deep model infers traps): the cheater
     without deck orders keeps the true hands and traps and shuffles every deck."""
     from kessen.ai.cheater import CheatingPlayer
     from kessen.ai.ismcts import SearchConfig, hooks_for
@@ -181,13 +182,20 @@ def test_strong_variants_probe_the_plan_the_hand_model_and_the_cheaters(
 
     monkeypatch.setattr(worlds, "PLANNED_STANDBY", worlds.PLANNED_STANDBY)
     monkeypatch.setattr(worlds, "HAND_MODEL_SHARE", worlds.HAND_MODEL_SHARE)
+    monkeypatch.setattr(worlds, "TRAP_INFERENCE", worlds.TRAP_INFERENCE)
+    monkeypatch.setattr(worlds, "PASS_INFERENCE", worlds.PASS_INFERENCE)
     monkeypatch.setattr(CheatingPlayer, "_true_worlds", CheatingPlayer._true_worlds)
     monkeypatch.setattr(CheatingPlayer, "decks_unknown", False, raising=False)
     probe = _load_bench("strong_variants")
     assert worlds.search_hooks(deep=True).routine is standby.routine
-    probe.apply_variant("planned-standby=0+hand-model=0.5")
+    assert worlds.search_hooks(deep=True).world_sampler is worlds.inferring_sampler
+    assert worlds.search_hooks(deep=False).world_sampler is worlds.world_sampler
+    assert worlds.TRAP_INFERENCE
+    assert not worlds.PASS_INFERENCE
+    probe.apply_variant("planned-standby=0+hand-model=0.5+trap-inference=0+pass-inference=1")
     assert worlds.search_hooks(deep=True).routine is evaluate.routine
     assert worlds.HAND_MODEL_SHARE == 0.5
+    assert not worlds.TRAP_INFERENCE and worlds.PASS_INFERENCE
     assert probe.LEFT == "ismcts-strong"
     state = _mid_game(2)
     cheater = CheatingPlayer("c", hooks_for("kobo", deep=True), SearchConfig(), 1)
@@ -233,3 +241,28 @@ def test_dealt_jobs_pick_the_tournament_pairs_and_filter_by_deck() -> None:
     )
     assert chosen == [job for job in every if job.decks[0] == deck]
     assert chosen and len(chosen) % 2 == 0
+
+
+def test_paired_gap_cuts_records_into_matches_and_pairs_the_same_deals() -> None:
+    """bench/paired_gap.py cuts a record into best-of-three matches at the second win, pairs the
+    two matches of each deal, and gives the gap with an interval that holds it; records of
+    different deals, or one cut inside a match, are refused."""
+    module = _load_bench("paired_gap")
+
+    def game(score: float, first: bool, deck: str = "tempo") -> dict[str, Any]:
+        return {"chance": 0.5, "score": score, "first": first, "deck": deck}
+
+    honest = [game(1, True), game(0, False), game(0.5, True), game(1, False)]  # 2–1 with a tie
+    honest += [game(0, False), game(0, True)]  # 0–2
+    cheater = [game(1, True), game(1, False), game(1, False), game(0, True), game(1, False)]
+    pairs_a, pairs_b = module.pairs_of(honest), module.pairs_of(cheater)
+    assert [len(p) for p in pairs_a] == [6] and [len(p) for p in pairs_b] == [5]
+    gap, low, high = module.paired_gap(pairs_a, pairs_b, 200, 1)
+    assert gap == pytest.approx(100 * (4 / 5 - 2.5 / 6))
+    assert low <= gap <= high
+    with pytest.raises(ValueError, match="inside a match"):
+        module.pairs_of(honest[:-1])
+    with pytest.raises(ValueError, match="same deals"):
+        module.paired_gap(
+            pairs_a, module.pairs_of([game(1, False, "swarm")] * 2 + cheater[2:]), 10, 1
+        )

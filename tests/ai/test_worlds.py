@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 import pytest
 
 from kessen.engine import registry
+from kessen.engine.contract import GameState, Json
 from kessen.games.kobo.decks import starter_decks
 from kessen.games.kobo.state import SLOTS, KoboState
 from kessen.games.kobo.worlds import (
@@ -223,3 +225,122 @@ def test_the_hand_model_deals_the_hand_a_value_rule_would_take(
 
     assert hands_found(1.0) == 60
     assert hands_found(0.0) < 30
+
+
+def test_trap_inference_deals_only_traps_at_least_as_strong_as_a_discarded_one() -> None:
+    """Against the heuristic COM, which sets its strongest traps and discards the rest, every
+    trap it set is worth at least the best one it discarded (public). The deep model's sampler
+    deals the face-down traps accordingly; the plain one also deals weaker ones. Every world
+    still looks like the truth from the searcher's seat and holds every card once."""
+    from kessen.games.kobo.evaluate import card_value
+    from kessen.games.kobo.heuristic import HeuristicPlayer
+    from kessen.games.kobo.state import EMPTY
+    from kessen.games.kobo.worlds import discarded_trap_floor, inferring_sampler
+
+    rules = registry.get("kobo")
+    config = {**rules.default_config, "decks": ["fortress", "fortress"]}
+    heuristic = HeuristicPlayer(0)
+    found = None
+    for seed in range(60):
+        state = rules.new_game(config, seed)
+        assert isinstance(state, KoboState)
+        while state.pending is not None and state.pending.prompt != "turn":
+            state.apply(heuristic.choose(state.view(state.pending.seat), state.legal_actions()))
+        assert state.pending is not None
+        seat = state.pending.seat
+        floor = discarded_trap_floor(state.view(seat), 1 - seat)
+        row = range((1 - seat) * SLOTS, (2 - seat) * SLOTS)
+        down = [state.strategy[i] for i in row if state.strategy[i] != EMPTY]
+        if floor is None or not down:
+            continue
+        assert all(card_value(state.defs[c].slug) >= floor for c in down)  # the heuristic's rule
+        found = (state, seat, floor, row)
+        if floor > min(card_value(s) for s in ("steadfast", "unhealing-wound")):
+            break  # a floor that rules some traps out
+    assert found is not None
+    state, seat, floor, row = found
+    view = state.view(seat)
+
+    def set_values(sampler_of: Callable[[Json, int], Callable[[int], GameState]]) -> list[float]:
+        sample = sampler_of(view, 8)
+        values: list[float] = []
+        for index in range(80):
+            world = sample(index)
+            assert isinstance(world, KoboState)
+            world.audit()
+            assert _dump(world.view(seat)) == _dump(view | {"log": []})
+            values += [
+                card_value(world.defs[world.strategy[i]].slug)
+                for i in row
+                if world.strategy[i] != EMPTY
+            ]
+        return values
+
+    assert min(set_values(inferring_sampler)) >= floor
+    assert min(set_values(world_sampler)) < floor
+
+
+def test_the_trap_floor_reads_only_this_games_discarded_traps() -> None:
+    log = [
+        {"kind": "game_start", "game": 1, "first": 0},
+        {"kind": "discard", "seat": 1, "card": "holy-barrier"},
+        {"kind": "game_start", "game": 2, "first": 1},
+        {"kind": "discard", "seat": 1, "card": "supply-wagon"},  # a deploy card: no floor
+        {"kind": "discard", "seat": 0, "card": "counter-seal"},  # the other seat's
+        {"kind": "discard", "seat": 1, "card": "steadfast"},
+        {"kind": "discard", "seat": 1, "card": "thorn-armor"},
+    ]
+    from kessen.games.kobo.evaluate import card_value
+    from kessen.games.kobo.worlds import discarded_trap_floor
+
+    assert discarded_trap_floor({"log": log}, 1) == card_value("thorn-armor")
+    assert discarded_trap_floor({"log": log[:4]}, 1) is None
+    assert discarded_trap_floor({"log": log[:2]}, 1) == card_value("holy-barrier")
+
+
+def test_pass_inference_keeps_worlds_in_which_the_opponent_would_have_passed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whenever the heuristic COM has just passed in a chain, the true state is one in which
+    its chain rule passes (:func:`would_pass` reads it right). With ``PASS_INFERENCE`` the deep
+    model's worlds at such a moment are more often ones in which it would pass than without;
+    every world still looks like the truth from the deciding seat."""
+    from kessen.games.kobo import worlds as kobo_worlds
+    from kessen.games.kobo.flow import chain_actions
+    from kessen.games.kobo.heuristic import HeuristicPlayer
+    from kessen.games.kobo.worlds import inferring_sampler, opponent_just_passed, would_pass
+
+    rules = registry.get("kobo")
+    heuristic = HeuristicPlayer(0)
+    moments: list[tuple[KoboState, int]] = []
+    for seed in range(30):
+        state = rules.new_game({**rules.default_config, "best_of": 1}, seed)
+        assert isinstance(state, KoboState)
+        while state.pending is not None:
+            seat = state.pending.seat
+            view = state.view(seat)
+            if opponent_just_passed(view):
+                assert would_pass(state, 1 - seat)
+                if len(chain_actions(state, 1 - seat)) > 1:
+                    moments.append((state.clone(), seat))
+            elif view["pending"]["prompt"] == "chain":
+                assert not opponent_just_passed(view)
+            state.apply(heuristic.choose(view, state.legal_actions()))
+    assert len(moments) > 20
+
+    def consistent(on: bool) -> int:
+        monkeypatch.setattr(kobo_worlds, "PASS_INFERENCE", on)
+        kept = 0
+        for state, seat in moments[:20]:
+            view = state.view(seat)
+            sample = inferring_sampler(view, 3)
+            for index in range(10):
+                world = sample(index)
+                assert isinstance(world, KoboState)
+                world.audit()
+                assert _dump(world.view(seat)) == _dump(view | {"log": []})
+                kept += would_pass(world, 1 - seat)
+        return kept
+
+    off, on = consistent(False), consistent(True)
+    assert on > off and on >= 190

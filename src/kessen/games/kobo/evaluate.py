@@ -578,7 +578,7 @@ def exchange_sim(state: KoboState) -> ExchangeSim:
     return sim
 
 
-def _chain_answer(state: KoboState, seat: int, legal: list[Action]) -> Action:
+def heuristic_chain_answer(state: KoboState, seat: int, legal: list[Action]) -> Action:
     """The heuristic COM's chain answer, as from :func:`lean_view`, built from ``state``."""
     options: list[tuple[Action, CardDef]] = []
     for action in legal:
@@ -605,7 +605,7 @@ def _ask_heuristic(state: KoboState, seat: int, legal: list[Action]) -> Action:
     heuristic = _heuristic()
     try:
         if state.prompt is not None and state.prompt[1] == "chain":
-            return _chain_answer(state, seat, legal)
+            return heuristic_chain_answer(state, seat, legal)
         if state.prompt is not None and state.prompt[1] == "target":
             return _target_answer(state, seat, legal)
         return heuristic.choose(lean_view(state, seat), legal)

@@ -642,7 +642,12 @@ def _step_chain(state: KoboState, frame: Frame) -> Prompt | None:
 
 
 def _legal_chain(state: KoboState, frame: Frame) -> list[Action]:
-    seat = state.priority
+    return chain_actions(state, state.priority)
+
+
+def chain_actions(state: KoboState, seat: int) -> list[Action]:
+    """What ``seat`` could do in the open chain of ``state`` if it had priority: play a tactic
+    (when a strategy slot is free), flip a face-down trap whose condition holds, or pass."""
     out: list[Action] = []
     row = state.strategy
     start = seat * SLOTS

@@ -574,6 +574,73 @@ def _modelled_tactics(state: KoboState, opp: int, rng: random.Random) -> None:
     deck[:] = rest[fill:]
 
 
+def discarded_trap_floor(view: Json, seat: int) -> float | None:
+    """The highest card value among the traps ``seat`` discarded in this game's standby, or
+    ``None`` if it discarded none (public: a discarded card is shown to both players).
+
+    A player who discards a trap while it could have set it keeps the traps it rates higher:
+    the heuristic COM processes its traps strongest first by card value, sets the first
+    :data:`~kessen.games.kobo.heuristic.MAX_TRAPS` and discards the rest, so every trap it set
+    is worth at least this floor.
+    """
+    from kessen.games.kobo.evaluate import card_value
+    from kessen.games.kobo.heuristic import card_def
+
+    floor: float | None = None
+    for entry in reversed(view["log"]):
+        kind = entry["kind"]
+        if kind == "game_start":
+            break
+        if kind != "discard" or entry.get("seat") != seat:
+            continue
+        slug = str(entry["card"])
+        if card_def(slug).kind is CardKind.TRAP:
+            value = card_value(slug)
+            floor = value if floor is None else max(floor, value)
+    return floor
+
+
+def _inferred_traps(state: KoboState, opp: int, rng: random.Random, floor: float) -> None:
+    """Redeal the opponent's face-down traps among its unseen traps worth at least ``floor``
+    (:func:`discarded_trap_floor`), uniformly; if too few are, the strongest make up the rest.
+
+    The face-down slots and the traps in the opponent's hand and main deck together hold
+    exactly its unseen traps; only which of them sit in the slots is redrawn. A trap leaving a
+    slot takes the place of the one that replaces it, so the hand and the deck keep their sizes
+    and their random order.
+    """
+    from kessen.games.kobo.evaluate import card_value
+
+    start = opp * SLOTS
+    slots = [
+        i
+        for i in range(start, start + SLOTS)
+        if state.strategy[i] != EMPTY and not state.faceup[state.strategy[i]]
+    ]
+    if not slots:
+        return
+    defs = state.defs
+    hand, deck = state.zone(opp, HAND), state.zone(opp, MAIN_DECK)
+    set_now = [state.strategy[i] for i in slots]
+    pool = set_now + [c for c in hand + deck if defs[c].kind is CardKind.TRAP]
+    eligible = [c for c in pool if card_value(defs[c].slug) >= floor]
+    if len(eligible) >= len(slots):
+        chosen = rng.sample(eligible, len(slots))
+    else:
+        rest = sorted(
+            (c for c in pool if c not in eligible), key=lambda c: -card_value(defs[c].slug)
+        )
+        chosen = eligible + rest[: len(slots) - len(eligible)]
+        rng.shuffle(chosen)
+    leaving = [c for c in set_now if c not in chosen]
+    coming = [c for c in chosen if c not in set_now]
+    for index, card in zip(slots, chosen, strict=True):
+        state.strategy[index] = card
+    for old, new in zip(leaving, coming, strict=True):
+        zone = hand if new in hand else deck
+        zone[zone.index(new)] = old
+
+
 HAND_MODEL_SHARE = 0.0
 """Share of sampled worlds whose opponent's tactics hand is the one the heuristic COM's rule
 would have taken (:func:`_modelled_tactics`) instead of the value-weighted draw (0: never; a
@@ -583,34 +650,89 @@ OPPONENT_MODEL_POWER = 2.0
 TRAP_MODEL_POWER = 0.0
 """How strongly sampled face-down opponent traps favour strong cards (0: uniform, as dealt by
 the resampler)."""
+PASS_INFERENCE = False
+"""Whether the deep model redeals a sampled world (up to :data:`PASS_REDEALS` times) in which
+the opponent, who has just passed in the chain, would have answered by the heuristic COM's
+chain rule (:func:`would_pass`); off, every world is kept (the measured default)."""
+PASS_REDEALS = 8
+"""How many times a world inconsistent with the opponent's pass is redealt before it is kept."""
+TRAP_INFERENCE = True
+"""Whether the deep model's sampled worlds deal the opponent's face-down traps among those
+worth at least the best trap it discarded in its standby (:func:`_inferred_traps`); off,
+uniformly (for probes)."""
 
 
-def world_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
+def world_sampler(
+    view: Json, seed: int, *, infer_traps: bool = False
+) -> Callable[[int], GameState]:
     """For search: rebuild one world from ``view``, then redeal its hidden parts per sample.
 
     Each sample is the ruleset's own resampler (:meth:`KoboState.resample_hidden`) applied to
     the rebuilt world, with a fresh RNG for the future shuffles: every sample is consistent with
     ``view`` and with nothing else. An opponent model then redeals which of the opponent's
     unseen tactics are in its hand, favouring strong cards (a player picks most of its opening
-    tactics hand): public deck list and counts only.
+    tactics hand): public deck list and counts only. ``infer_traps`` (the deep model's, see
+    :func:`inferring_sampler`): the opponent's face-down traps are then dealt among those worth
+    at least the best trap it discarded in its standby, which is public.
     """
     base = world_from_view(view, seed)
     seat: int = view["viewer"]
+    opp = 1 - seat
+    floor = discarded_trap_floor(view, opp) if infer_traps and TRAP_INFERENCE else None
+    passed = infer_traps and PASS_INFERENCE and opponent_just_passed(view)
+
+    def deal(index: int, attempt: int) -> KoboState:
+        salt = index + attempt * 0x5851F42D4C957F2D
+        world = base.resample_hidden(seat, seed ^ (salt * 0x9E3779B97F4A7C15 & (2**63 - 1)))
+        world.rng = Rng(seed * 1_000_003 + index)
+        if OPPONENT_MODEL_POWER or TRAP_MODEL_POWER or HAND_MODEL_SHARE or floor is not None:
+            rng = random.Random(seed * 7_919 + salt)
+            if HAND_MODEL_SHARE and rng.random() < HAND_MODEL_SHARE:
+                _modelled_tactics(world, opp, rng)
+            elif OPPONENT_MODEL_POWER:
+                _weighted_tactics(world, opp, rng, OPPONENT_MODEL_POWER)
+            if floor is not None:
+                _inferred_traps(world, opp, rng, floor)
+            elif TRAP_MODEL_POWER:
+                _weighted_traps(world, opp, rng, TRAP_MODEL_POWER)
+        return world
 
     def sample(index: int) -> GameState:
-        world = base.resample_hidden(seat, seed ^ (index * 0x9E3779B97F4A7C15 & (2**63 - 1)))
-        world.rng = Rng(seed * 1_000_003 + index)
-        if OPPONENT_MODEL_POWER or TRAP_MODEL_POWER or HAND_MODEL_SHARE:
-            rng = random.Random(seed * 7_919 + index)
-            if HAND_MODEL_SHARE and rng.random() < HAND_MODEL_SHARE:
-                _modelled_tactics(world, 1 - seat, rng)
-            elif OPPONENT_MODEL_POWER:
-                _weighted_tactics(world, 1 - seat, rng, OPPONENT_MODEL_POWER)
-            if TRAP_MODEL_POWER:
-                _weighted_traps(world, 1 - seat, rng, TRAP_MODEL_POWER)
+        world = deal(index, 0)
+        attempt = 0
+        while passed and attempt < PASS_REDEALS and not would_pass(world, opp):
+            attempt += 1
+            world = deal(index, attempt)
         return world
 
     return sample
+
+
+def opponent_just_passed(view: Json) -> bool:
+    """Whether the deciding seat has priority in a chain its opponent has just passed in: the
+    board is then the one the opponent saw when it chose to pass (public)."""
+    pending = view["pending"]
+    if pending["prompt"] != "chain":
+        return False
+    extras = view.get("extras")
+    passes = extras["chain_passes"] if extras is not None else _chain_passes(view["log"])
+    return bool(passes == 1)
+
+
+def would_pass(world: KoboState, seat: int) -> bool:
+    """Whether ``seat``, playing the heuristic COM's chain rule in ``world`` with priority,
+    would pass: a world in which it would have answered is unlikely after it passed."""
+    from kessen.games.kobo.evaluate import heuristic_chain_answer
+    from kessen.games.kobo.flow import PASS, chain_actions
+
+    options = chain_actions(world, seat)
+    return len(options) == 1 or heuristic_chain_answer(world, seat, options) == PASS
+
+
+def inferring_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
+    """The deep model's :func:`world_sampler`: the opponent's face-down traps are dealt among
+    those worth at least the best trap it discarded in its standby (:func:`_inferred_traps`)."""
+    return world_sampler(view, seed, infer_traps=True)
 
 
 REVEALING_VERBS = frozenset({"trap", "exclude-trap"})
@@ -661,7 +783,7 @@ def search_hooks(deep: bool = False) -> Any:
     from kessen.games.kobo import standby
 
     return SearchHooks(
-        world_sampler=world_sampler,
+        world_sampler=inferring_sampler if deep else world_sampler,
         evaluate=judge.deep_evaluate if deep else judge.evaluate,
         rollout=judge.deep_rollout if deep else judge.rollout,
         routine=standby.routine if deep and PLANNED_STANDBY else judge.routine,
