@@ -27,7 +27,8 @@ interval, as one JSON line. Settings, joined with ``+``:
   1 committed; 0: uniformly, as in the earlier measurements);
 - ``pass-inference=0|1``: whether a sampled world in which the opponent, who has just passed
   in the chain, would have answered by the heuristic COM's chain rule is redealt
-  (``worlds.PASS_INFERENCE``, 0 committed);
+  (``worlds.PASS_INFERENCE``, 1 committed; 0: every world kept, as in the earlier
+  measurements);
 - ``planned-standby=0|1``: whether つよい sets its traps and takes its tactics hand by the
   fitted plan (``worlds.PLANNED_STANDBY``, 1 committed; 0: the heuristic COM's standby, as in
   the earlier measurements);

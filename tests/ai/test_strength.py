@@ -191,11 +191,11 @@ def test_strong_variants_probe_the_plan_the_hand_model_and_the_cheaters(
     assert worlds.search_hooks(deep=True).world_sampler is worlds.inferring_sampler
     assert worlds.search_hooks(deep=False).world_sampler is worlds.world_sampler
     assert worlds.TRAP_INFERENCE
-    assert not worlds.PASS_INFERENCE
-    probe.apply_variant("planned-standby=0+hand-model=0.5+trap-inference=0+pass-inference=1")
+    assert worlds.PASS_INFERENCE
+    probe.apply_variant("planned-standby=0+hand-model=0.5+trap-inference=0+pass-inference=0")
     assert worlds.search_hooks(deep=True).routine is evaluate.routine
     assert worlds.HAND_MODEL_SHARE == 0.5
-    assert not worlds.TRAP_INFERENCE and worlds.PASS_INFERENCE
+    assert not worlds.TRAP_INFERENCE and not worlds.PASS_INFERENCE
     assert probe.LEFT == "ismcts-strong"
     state = _mid_game(2)
     cheater = CheatingPlayer("c", hooks_for("kobo", deep=True), SearchConfig(), 1)

@@ -650,10 +650,10 @@ OPPONENT_MODEL_POWER = 2.0
 TRAP_MODEL_POWER = 0.0
 """How strongly sampled face-down opponent traps favour strong cards (0: uniform, as dealt by
 the resampler)."""
-PASS_INFERENCE = False
+PASS_INFERENCE = True
 """Whether the deep model redeals a sampled world (up to :data:`PASS_REDEALS` times) in which
 the opponent, who has just passed in the chain, would have answered by the heuristic COM's
-chain rule (:func:`would_pass`); off, every world is kept (the measured default)."""
+chain rule (:func:`would_pass`); off, every world is kept, as in the earlier measurements."""
 PASS_REDEALS = 8
 """How many times a world inconsistent with the opponent's pass is redealt before it is kept."""
 TRAP_INFERENCE = True
