@@ -662,24 +662,22 @@ worth at least the best trap it discarded in its standby (:func:`_inferred_traps
 uniformly (for probes)."""
 
 
-def world_sampler(
-    view: Json, seed: int, *, infer_traps: bool = False
-) -> Callable[[int], GameState]:
+def world_sampler(view: Json, seed: int, *, infer: bool = False) -> Callable[[int], GameState]:
     """For search: rebuild one world from ``view``, then redeal its hidden parts per sample.
 
     Each sample is the ruleset's own resampler (:meth:`KoboState.resample_hidden`) applied to
     the rebuilt world, with a fresh RNG for the future shuffles: every sample is consistent with
     ``view`` and with nothing else. An opponent model then redeals which of the opponent's
     unseen tactics are in its hand, favouring strong cards (a player picks most of its opening
-    tactics hand): public deck list and counts only. ``infer_traps`` (the deep model's, see
-    :func:`inferring_sampler`): the opponent's face-down traps are then dealt among those worth
-    at least the best trap it discarded in its standby, which is public.
+    tactics hand): public deck list and counts only. ``infer`` (the deep model's, see
+    :func:`inferring_sampler`): the worlds also respect what the opponent's public choices
+    say, the traps it discarded in its standby and a pass it has just made in the chain.
     """
     base = world_from_view(view, seed)
     seat: int = view["viewer"]
     opp = 1 - seat
-    floor = discarded_trap_floor(view, opp) if infer_traps and TRAP_INFERENCE else None
-    passed = infer_traps and PASS_INFERENCE and opponent_just_passed(view)
+    floor = discarded_trap_floor(view, opp) if infer and TRAP_INFERENCE else None
+    passed = infer and PASS_INFERENCE and opponent_just_passed(view)
 
     def deal(index: int, attempt: int) -> KoboState:
         salt = index + attempt * 0x5851F42D4C957F2D
@@ -730,9 +728,12 @@ def would_pass(world: KoboState, seat: int) -> bool:
 
 
 def inferring_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
-    """The deep model's :func:`world_sampler`: the opponent's face-down traps are dealt among
-    those worth at least the best trap it discarded in its standby (:func:`_inferred_traps`)."""
-    return world_sampler(view, seed, infer_traps=True)
+    """The deep model's :func:`world_sampler`, with two inferences from the opponent's public
+    choices: its face-down traps are dealt among those worth at least the best trap it
+    discarded in its standby (:func:`_inferred_traps`, :data:`TRAP_INFERENCE`), and right
+    after it passed in the chain a world in which it would have answered is redealt
+    (:func:`would_pass`, :data:`PASS_INFERENCE`)."""
+    return world_sampler(view, seed, infer=True)
 
 
 REVEALING_VERBS = frozenset({"trap", "exclude-trap"})
@@ -775,8 +776,9 @@ def search_hooks(deep: bool = False) -> Any:
     ``deep``: the fitted evaluation after two-turn rollouts (:func:`~kessen.games.kobo.evaluate.
     deep_evaluate`, :func:`~kessen.games.kobo.evaluate.deep_rollout`) instead of the material
     balance after one turn, and a tree that keys the opponent's trap flips by the card they
-    show (:func:`observed`), and the standby plan of :mod:`kessen.games.kobo.standby` for the
-    routine standby prompts.
+    show (:func:`observed`), worlds that respect the opponent's public choices
+    (:func:`inferring_sampler`), and the standby plan of :mod:`kessen.games.kobo.standby` for
+    the routine standby prompts.
     """
     from kessen.ai.ismcts import SearchHooks
     from kessen.games.kobo import evaluate as judge
