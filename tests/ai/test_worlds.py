@@ -109,7 +109,6 @@ def test_the_trap_model_keeps_worlds_consistent_and_favours_strong_traps(
     """With ``TRAP_MODEL_POWER`` the sampled opponent's face-down traps lean to strong cards;
     every world still looks like the truth from the searcher's seat and holds every card once."""
     from kessen.games.kobo import worlds as kobo_worlds
-    from kessen.games.kobo.evaluate import card_value
     from kessen.games.kobo.state import EMPTY, SLOTS
 
     rules = registry.get("kobo")
@@ -132,21 +131,32 @@ def test_the_trap_model_keeps_worlds_consistent_and_favours_strong_traps(
 
     def mean_set_value(power: float) -> float:
         monkeypatch.setattr(kobo_worlds, "TRAP_MODEL_POWER", power)
-        sample = world_sampler(view, 8)
-        values: list[float] = []
-        for index in range(150):
-            world = sample(index)
-            assert isinstance(world, KoboState)
-            world.audit()
-            assert _dump(world.view(seat)) == _dump(view | {"log": []})
-            values += [
-                card_value(world.defs[world.strategy[i]].slug)
-                for i in row
-                if world.strategy[i] != EMPTY and not world.faceup[world.strategy[i]]
-            ]
+        values = _face_down_values(world_sampler(view, 8), view, row, 150)
         return sum(values) / len(values)
 
     assert mean_set_value(4.0) > mean_set_value(0.0) + 0.1
+
+
+def _face_down_values(
+    sample: Callable[[int], GameState], view: Json, row: range, count: int
+) -> list[float]:
+    """The card values of the face-down traps in strategy indices ``row`` over ``count``
+    sampled worlds, each checked to hold every card once and to look like ``view``."""
+    from kessen.games.kobo.evaluate import card_value
+    from kessen.games.kobo.state import EMPTY
+
+    values: list[float] = []
+    for index in range(count):
+        world = sample(index)
+        assert isinstance(world, KoboState)
+        world.audit()
+        assert _dump(world.view(view["viewer"])) == _dump(view | {"log": []})
+        values += [
+            card_value(world.defs[world.strategy[i]].slug)
+            for i in row
+            if world.strategy[i] != EMPTY and not world.faceup[world.strategy[i]]
+        ]
+    return values
 
 
 def test_observed_keys_name_the_trap_a_flip_would_show() -> None:
@@ -261,23 +271,8 @@ def test_trap_inference_deals_only_traps_at_least_as_strong_as_a_discarded_one()
     state, seat, floor, row = found
     view = state.view(seat)
 
-    def set_values(sampler_of: Callable[[Json, int], Callable[[int], GameState]]) -> list[float]:
-        sample = sampler_of(view, 8)
-        values: list[float] = []
-        for index in range(80):
-            world = sample(index)
-            assert isinstance(world, KoboState)
-            world.audit()
-            assert _dump(world.view(seat)) == _dump(view | {"log": []})
-            values += [
-                card_value(world.defs[world.strategy[i]].slug)
-                for i in row
-                if world.strategy[i] != EMPTY
-            ]
-        return values
-
-    assert min(set_values(inferring_sampler)) >= floor
-    assert min(set_values(world_sampler)) < floor
+    assert min(_face_down_values(inferring_sampler(view, 8), view, row, 80)) >= floor
+    assert min(_face_down_values(world_sampler(view, 8), view, row, 80)) < floor
 
 
 def test_the_trap_floor_reads_only_this_games_discarded_traps() -> None:

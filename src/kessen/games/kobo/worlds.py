@@ -496,20 +496,34 @@ def _weighted_traps(state: KoboState, opp: int, rng: random.Random, power: float
     weighted by ``card_value ** power``. A trap leaving a slot takes the place of the one that
     replaces it, so the hand and the deck keep their sizes and their random order.
     """
+    slots, pool = _unseen_traps(state, opp)
+    if not slots:
+        return
+    keys = [rng.random() ** _key_exponent(state.defs[c].slug, power) for c in pool]
+    chosen = [c for _, c in sorted(zip(keys, pool, strict=True), reverse=True)[: len(slots)]]
+    _set_face_down(state, opp, slots, chosen)
+
+
+def _unseen_traps(state: KoboState, opp: int) -> tuple[list[int], list[int]]:
+    """The strategy indices of the opponent's face-down traps, and its unseen traps: those in
+    the slots first, then those in its main hand and deck."""
     start = opp * SLOTS
     slots = [
         i
         for i in range(start, start + SLOTS)
         if state.strategy[i] != EMPTY and not state.faceup[state.strategy[i]]
     ]
-    if not slots:
-        return
     defs = state.defs
-    hand, deck = state.zone(opp, HAND), state.zone(opp, MAIN_DECK)
+    rest = state.zone(opp, HAND) + state.zone(opp, MAIN_DECK)
+    pool = [state.strategy[i] for i in slots] + [c for c in rest if defs[c].kind is CardKind.TRAP]
+    return slots, pool
+
+
+def _set_face_down(state: KoboState, opp: int, slots: list[int], chosen: list[int]) -> None:
+    """Put ``chosen`` (unseen traps of the opponent) face down into ``slots``, in order; a trap
+    leaving a slot takes the place in the hand or deck of the one that replaces it."""
     set_now = [state.strategy[i] for i in slots]
-    pool = set_now + [c for c in hand + deck if defs[c].kind is CardKind.TRAP]
-    keys = [rng.random() ** _key_exponent(defs[c].slug, power) for c in pool]
-    chosen = [c for _, c in sorted(zip(keys, pool, strict=True), reverse=True)[: len(slots)]]
+    hand, deck = state.zone(opp, HAND), state.zone(opp, MAIN_DECK)
     leaving = [c for c in set_now if c not in chosen]
     coming = [c for c in chosen if c not in set_now]
     for index, card in zip(slots, chosen, strict=True):
@@ -611,18 +625,10 @@ def _inferred_traps(state: KoboState, opp: int, rng: random.Random, floor: float
     """
     from kessen.games.kobo.evaluate import card_value
 
-    start = opp * SLOTS
-    slots = [
-        i
-        for i in range(start, start + SLOTS)
-        if state.strategy[i] != EMPTY and not state.faceup[state.strategy[i]]
-    ]
+    slots, pool = _unseen_traps(state, opp)
     if not slots:
         return
     defs = state.defs
-    hand, deck = state.zone(opp, HAND), state.zone(opp, MAIN_DECK)
-    set_now = [state.strategy[i] for i in slots]
-    pool = set_now + [c for c in hand + deck if defs[c].kind is CardKind.TRAP]
     eligible = [c for c in pool if card_value(defs[c].slug) >= floor]
     if len(eligible) >= len(slots):
         chosen = rng.sample(eligible, len(slots))
@@ -632,13 +638,7 @@ def _inferred_traps(state: KoboState, opp: int, rng: random.Random, floor: float
         )
         chosen = eligible + rest[: len(slots) - len(eligible)]
         rng.shuffle(chosen)
-    leaving = [c for c in set_now if c not in chosen]
-    coming = [c for c in chosen if c not in set_now]
-    for index, card in zip(slots, chosen, strict=True):
-        state.strategy[index] = card
-    for old, new in zip(leaving, coming, strict=True):
-        zone = hand if new in hand else deck
-        zone[zone.index(new)] = old
+    _set_face_down(state, opp, slots, chosen)
 
 
 HAND_MODEL_SHARE = 0.0
