@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Callable
 
 import pytest
@@ -282,6 +283,9 @@ def test_the_trap_floor_reads_only_this_games_discarded_traps() -> None:
         {"kind": "game_start", "game": 2, "first": 1},
         {"kind": "discard", "seat": 1, "card": "supply-wagon"},  # a deploy card: no floor
         {"kind": "discard", "seat": 0, "card": "counter-seal"},  # the other seat's
+        {"kind": "discard", "seat": 1, "card": "holy-barrier"},  # a later trap was set
+        {"kind": "set", "seat": 1, "slot": 1},
+        {"kind": "set", "seat": 0, "slot": 2},  # the other seat's
         {"kind": "discard", "seat": 1, "card": "steadfast"},
         {"kind": "discard", "seat": 1, "card": "thorn-armor"},
     ]
@@ -289,7 +293,9 @@ def test_the_trap_floor_reads_only_this_games_discarded_traps() -> None:
     from kessen.games.kobo.worlds import discarded_trap_floor
 
     assert discarded_trap_floor({"log": log}, 1) == card_value("thorn-armor")
-    assert discarded_trap_floor({"log": log[:4]}, 1) is None
+    assert discarded_trap_floor({"log": log[:5]}, 1) is None
+    assert discarded_trap_floor({"log": log[:6]}, 1) == card_value("holy-barrier")
+    assert discarded_trap_floor({"log": log[:7]}, 1) is None
     assert discarded_trap_floor({"log": log[:2]}, 1) == card_value("holy-barrier")
 
 
@@ -339,3 +345,37 @@ def test_pass_inference_keeps_worlds_in_which_the_opponent_would_have_passed(
 
     off, on = consistent(False), consistent(True)
     assert on > off and on >= 190
+
+
+def test_the_trap_floor_holds_for_the_heuristic_com_and_for_the_standby_plan() -> None:
+    """Both standby rules process traps strongest first; the heuristic COM stops setting after
+    three, the plan skips traps it rates low. Either way no trap set is worth less than the
+    floor, while counting every discarded trap (the plan's early ones too) would be wrong."""
+    from kessen.games.kobo.evaluate import card_value
+    from kessen.games.kobo.heuristic import HeuristicPlayer
+    from kessen.games.kobo.standby import PlannedStandby
+    from kessen.games.kobo.state import EMPTY
+    from kessen.games.kobo.worlds import discarded_trap_floor
+
+    rules = registry.get("kobo")
+    config = {**rules.default_config, "decks": ["fortress", "fortress"], "best_of": 1}
+    floors = Counter[str]()
+    for seed in range(40):
+        state = rules.new_game(config, seed)
+        assert isinstance(state, KoboState)
+        players = (HeuristicPlayer(seed), PlannedStandby(seed))
+        while state.pending is not None and state.pending.prompt != "turn":
+            seat = state.pending.seat
+            state.apply(players[seat].choose(state.view(seat), state.legal_actions()))
+        for seat, name in ((0, "heuristic"), (1, "plan")):
+            floor = discarded_trap_floor(state.view(1 - seat), seat)
+            if floor is None:
+                continue
+            floors[name] += 1
+            row = range(seat * SLOTS, seat * SLOTS + SLOTS)
+            assert all(
+                card_value(state.defs[state.strategy[i]].slug) >= floor
+                for i in row
+                if state.strategy[i] != EMPTY
+            ), name
+    assert floors["heuristic"] >= 10 and floors["plan"] >= 1

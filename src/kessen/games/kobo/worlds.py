@@ -589,13 +589,16 @@ def _modelled_tactics(state: KoboState, opp: int, rng: random.Random) -> None:
 
 
 def discarded_trap_floor(view: Json, seat: int) -> float | None:
-    """The highest card value among the traps ``seat`` discarded in this game's standby, or
-    ``None`` if it discarded none (public: a discarded card is shown to both players).
+    """The highest card value among the traps ``seat`` discarded in this game's standby after
+    the last trap it set, or ``None`` if it discarded none then (public: a discarded card is
+    shown to both players, and that a trap was set, though not which).
 
-    A player who discards a trap while it could have set it keeps the traps it rates higher:
-    the heuristic COM processes its traps strongest first by card value, sets the first
-    :data:`~kessen.games.kobo.heuristic.MAX_TRAPS` and discards the rest, so every trap it set
-    is worth at least this floor.
+    Players process their traps strongest first by card value (the heuristic COM and the
+    standby plan both do) and stop setting them at some point: the heuristic COM sets the
+    first :data:`~kessen.games.kobo.heuristic.MAX_TRAPS` and discards the rest, so every trap
+    it set is worth at least this floor. A trap discarded *before* a later one was set says
+    nothing of the kind (the standby plan discards a trap it rates low whatever its card
+    value), so only the discards after the last set count.
     """
     from kessen.games.kobo.evaluate import card_value
     from kessen.games.kobo.heuristic import card_def
@@ -603,7 +606,7 @@ def discarded_trap_floor(view: Json, seat: int) -> float | None:
     floor: float | None = None
     for entry in reversed(view["log"]):
         kind = entry["kind"]
-        if kind == "game_start":
+        if kind == "game_start" or (kind == "set" and entry.get("seat") == seat):
             break
         if kind != "discard" or entry.get("seat") != seat:
             continue
