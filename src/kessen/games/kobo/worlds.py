@@ -631,15 +631,13 @@ def _inferred_traps(state: KoboState, opp: int, rng: random.Random, floor: float
     slots, pool = _unseen_traps(state, opp)
     if not slots:
         return
-    defs = state.defs
-    eligible = [c for c in pool if card_value(defs[c].slug) >= floor]
+    value = {c: card_value(state.defs[c].slug) for c in pool}
+    eligible = [c for c in pool if value[c] >= floor]
     if len(eligible) >= len(slots):
         chosen = rng.sample(eligible, len(slots))
     else:
-        rest = sorted(
-            (c for c in pool if c not in eligible), key=lambda c: -card_value(defs[c].slug)
-        )
-        chosen = eligible + rest[: len(slots) - len(eligible)]
+        weaker = sorted((c for c in pool if value[c] < floor), key=lambda c: -value[c])
+        chosen = eligible + weaker[: len(slots) - len(eligible)]
         rng.shuffle(chosen)
     _set_face_down(state, opp, slots, chosen)
 
