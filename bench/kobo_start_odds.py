@@ -14,17 +14,24 @@ deck. Usage::
 
     .venv/bin/python bench/kobo_start_odds.py ismcts-strong heuristic --pairs 20 --start 100
     .venv/bin/python bench/kobo_start_odds.py heuristic heuristic --pairs 150 --json h.json
+
+``--variant`` changes settings of the committed model in the worker processes first, as
+``bench/strong_variants.py`` names them (for example ``cheater=decks-unknown`` with
+``cheater-ismcts-strong`` as the left player), so a probe gets a record for
+``bench/paired_gap.py`` too.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from kessen.ai import tournament
 from kessen.engine.contract import GameState
@@ -67,8 +74,11 @@ class StartWatcher:
             self.first[game] = state.first_player == self.seat
 
 
-def play(job: tournament.Job) -> list[Start]:
-    """One match: the left player's :class:`Start` of each decided game."""
+def play(job: tournament.Job, variant: str = "committed") -> list[Start]:
+    """One match (after ``variant``'s settings): the left player's :class:`Start` of each
+    decided game."""
+    if variant != "committed":
+        _strong_variants().apply_variant(variant)
     watcher = StartWatcher(job.a_seat)
     tournament.play_match(job, watcher)
     assert watcher.state is not None
@@ -78,6 +88,19 @@ def play(job: tournament.Job) -> list[Start]:
             score = 0.5 if winner < 0 else float(winner == job.a_seat)
             games.append(Start(watcher.odds[index], score, watcher.first[index], job.decks[0]))
     return games
+
+
+def _strong_variants() -> Any:
+    """``bench/strong_variants.py``, the script beside this one, loaded once by its path."""
+    loaded = sys.modules.get("strong_variants")
+    if loaded is None:
+        path = Path(__file__).with_name("strong_variants.py")
+        spec = importlib.util.spec_from_file_location("strong_variants", path)
+        assert spec is not None and spec.loader is not None
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules["strong_variants"] = loaded
+        spec.loader.exec_module(loaded)
+    return loaded
 
 
 Row = tuple[str, int, float | None]
@@ -123,10 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("b", help="its opponent")
     tournament.add_deal_arguments(parser)
     parser.add_argument("--json", help="also write every game's record here")
+    parser.add_argument(
+        "--variant", default="committed", help="settings of bench/strong_variants.py, joined by +"
+    )
     args = parser.parse_args(argv)
     jobs = tournament.dealt_jobs(args.a, args.b, args)
+    variants = [args.variant] * len(jobs)
     with ProcessPoolExecutor(args.workers) as pool:
-        games = [game for match in pool.map(play, jobs) for game in match]
+        games = [game for match in pool.map(play, jobs, variants) for game in match]
     won = sum(g.score for g in games)
     print(f"{args.a} vs {args.b}: {len(games)} games, {won:g} won ({100 * won / len(games):.1f}%)")
     print()

@@ -32,7 +32,7 @@ def test_searched_decision_times_leave_out_the_answers_by_rule() -> None:
     """A search level answers the standby by rule in microseconds; the searched decisions'
     times are kept apart (counted here, not timed), so their mean is not diluted by those.
     A player that never searches (the heuristic COM) has none."""
-    from kessen.ai.tournament import Tally
+    from kessen.ai.tournament import MatchResult, Tally
 
     job = Job("kobo", "ismcts-easy", "heuristic", 0, ("tempo", "tempo"), 5, 1, 1.0)
     result = play_match(job)
@@ -42,7 +42,11 @@ def test_searched_decision_times_leave_out_the_answers_by_rule() -> None:
     tally.add(result)
     summary = tally.summary()
     assert summary["searched_a"]["decisions"] == len(result.searched_a)
+    assert summary["searched_b"] == {"decisions": 0}
     assert f"| {summary['searched_a']['mean_s']:.3f} |" in render_markdown([summary])
+    mirrored = Tally("heuristic", "ismcts-easy")
+    mirrored.add(MatchResult("heuristic", "ismcts-easy", searched_b=list(result.searched_a)))
+    assert mirrored.summary()["searched_b"]["decisions"] == len(result.searched_a)
 
 
 def test_markdown_table_has_one_row_per_matchup() -> None:
@@ -110,6 +114,20 @@ def test_start_odds_buckets_the_games_by_first_turn_chance() -> None:
         ("0.60–0.75", 0, None),
         ("0.75–1.00", 1, 1.0),
     ]
+
+
+def test_start_odds_plays_a_variant_of_strong_variants(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kobo_start_odds.py --variant`` applies bench/strong_variants.py's settings in the
+    process that plays (so a probe gets a per-game record), and refuses an unknown one."""
+    from kessen.games.kobo import worlds
+
+    module = _load_bench("kobo_start_odds")
+    monkeypatch.setattr(worlds, "PASS_INFERENCE", True)
+    job = Job("kobo", "heuristic", "random", 0, ("tempo", "tempo"), 12, 1, 1.0)
+    assert module.play(job, "pass-inference=0") == module.play(job)
+    assert worlds.PASS_INFERENCE is False
+    with pytest.raises(ValueError, match="unknown setting"):
+        module.play(job, "no-such-setting=1")
 
 
 def _load_bench(name: str) -> Any:

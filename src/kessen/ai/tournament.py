@@ -209,6 +209,7 @@ class Tally:
     times_a: list[float] = field(default_factory=list)
     times_b: list[float] = field(default_factory=list)
     searched_a: list[float] = field(default_factory=list)
+    searched_b: list[float] = field(default_factory=list)
 
     def add(self, r: MatchResult) -> None:
         """Count one match."""
@@ -222,6 +223,7 @@ class Tally:
         self.times_a += r.times_a
         self.times_b += r.times_b
         self.searched_a += r.searched_a
+        self.searched_b += r.searched_b
 
     def restore(self, old: Json) -> None:
         """Start from the counts of an earlier run's summary (decision times start afresh)."""
@@ -263,6 +265,7 @@ class Tally:
             "time_a": times(self.times_a),
             "searched_a": times(self.searched_a),
             "time_b": times(self.times_b),
+            "searched_b": times(self.searched_b),
         }
 
 

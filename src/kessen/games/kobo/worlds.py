@@ -118,10 +118,13 @@ def _temp_changes(log: Sequence[Json]) -> dict[tuple[int, int], int]:
     return out
 
 
-def _chain_passes(log: Sequence[Json]) -> int:
-    """How many ``chain_pass`` entries end the log (since the last link or declaration)."""
+def _chain_passes(view: Json, extras: Mapping[str, Any] | None) -> int:
+    """The passes in a row that end the chain so far: ``extras``' count when given, else how
+    many ``chain_pass`` entries end the view's log (since the last link or declaration)."""
+    if extras is not None:
+        return int(extras["chain_passes"])
     count = 0
-    for entry in reversed(log):
+    for entry in reversed(view["log"]):
         if entry["kind"] != "chain_pass":
             break
         count += 1
@@ -213,7 +216,7 @@ def world_from_view(
                 up[i] if i in up else down.pop() for i in range(len(reveal))
             )
     _deal_hidden(state, view, pools, seat, opp, hidden_traps, rng)
-    _scalars(state, view, log, extras)
+    _scalars(state, view, extras)
     _attack_and_chain(state, view, pools)
     state.stack = _stack(state, view)
     state.prompt = (pending["seat"], pending["prompt"])
@@ -273,9 +276,7 @@ def _deal_hidden(
     state.zone(opp, TDECK).extend(tactics[hand:])
 
 
-def _scalars(
-    state: KoboState, view: Json, log: Sequence[Json], extras: Mapping[str, Any] | None
-) -> None:
+def _scalars(state: KoboState, view: Json, extras: Mapping[str, Any] | None) -> None:
     match = view["match"]
     state.turn = view["turn"]
     state.turn_player = view["turn_player"]
@@ -290,7 +291,7 @@ def _scalars(
         state.priority = view["priority"]
     else:
         state.priority = pending["seat"]
-    state.chain_passes = extras["chain_passes"] if extras is not None else _chain_passes(log)
+    state.chain_passes = _chain_passes(view, extras)
 
 
 def _battle_card(state: KoboState, seat: int, slot: int | None) -> int:
@@ -713,9 +714,7 @@ def opponent_just_passed(view: Json) -> bool:
     pending = view["pending"]
     if pending["prompt"] != "chain":
         return False
-    extras = view.get("extras")
-    passes = extras["chain_passes"] if extras is not None else _chain_passes(view["log"])
-    return bool(passes == 1)
+    return _chain_passes(view, view.get("extras")) == 1
 
 
 def would_pass(world: KoboState, seat: int) -> bool:
