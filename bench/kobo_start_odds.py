@@ -15,10 +15,10 @@ deck. Usage::
     .venv/bin/python bench/kobo_start_odds.py ismcts-strong heuristic --pairs 20 --start 100
     .venv/bin/python bench/kobo_start_odds.py heuristic heuristic --pairs 150 --json h.json
 
-``--variant`` changes settings of the committed model in the worker processes first, as
-``bench/strong_variants.py`` names them (for example ``cheater=decks-unknown`` with
-``cheater-ismcts-strong`` as the left player), so a probe gets a record for
-``bench/paired_gap.py`` too.
+The left player may be a cheating control of the tournament (``cheater-ismcts-strong``, or
+``peeker-ismcts-strong``, which does not know the decks' order). ``--variant`` changes settings
+of the committed model in the worker processes first, as ``bench/strong_variants.py`` names
+them, so a probe gets a record for ``bench/paired_gap.py`` too.
 """
 
 from __future__ import annotations

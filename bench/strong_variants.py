@@ -35,11 +35,11 @@ interval, as one JSON line. Settings, joined with ``+``:
 - ``hand-model=X``: in a share ``X`` of the sampled worlds the opponent's tactics hand is
   the one the heuristic COM's rule would have taken from its public list, less what it has
   shown since (``worlds.HAND_MODEL_SHARE``, 0 committed);
-- ``cheater=true-state``: probe the cheating control instead of つよい (it reads the true
-  state); ``cheater=decks-unknown``: the cheating control with the order of every deck
-  shuffled afresh in each world (it knows both hands and the face-down traps, not the draws
-  to come), which splits the cost of honesty into what the opponent holds and what the decks
-  hold;
+- ``cheater=true-state``: probe the cheating control instead of つよい (``cheater-ismcts-strong``:
+  it reads the true state, the decks' order included); ``cheater=decks-unknown``: the peeking
+  control (``peeker-ismcts-strong``: the true state with the order of every deck redealt in
+  each world, so it knows both hands and the face-down traps, not the draws to come), which
+  splits the cost of honesty into what the opponent holds and what the decks hold;
 - ``committed``: nothing changed (the baseline on the same deals).
 
 Usage::
@@ -55,7 +55,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -105,9 +104,7 @@ def apply_variant(variant: str) -> None:
             if value not in ("true-state", "decks-unknown"):
                 raise ValueError(f"cheater={value!r}: true-state or decks-unknown")
             global LEFT
-            LEFT = "cheater-ismcts-strong"
-            if value == "decks-unknown":
-                _cheat_without_deck_orders()
+            LEFT = "cheater-ismcts-strong" if value == "true-state" else "peeker-ismcts-strong"
         elif name == "trap-model":
             worlds.TRAP_MODEL_POWER = float(value)
         elif name == "turns":
@@ -125,36 +122,7 @@ def apply_variant(variant: str) -> None:
 
 
 LEFT = "ismcts-strong"
-"""The player whose variant is probed (``cheater=…`` makes it the cheating control)."""
-
-
-def _cheat_without_deck_orders() -> None:
-    """Make the cheating control read the true state but for the order of the four decks,
-    shuffled afresh in each world: it knows both hands and the face-down traps, not the draws
-    to come (its own included), which no player can know."""
-    from kessen.ai.cheater import CheatingPlayer
-    from kessen.games.kobo.state import MAIN_DECK, TDECK, KoboState
-
-    if getattr(CheatingPlayer, "decks_unknown", False):
-        return
-    reading = CheatingPlayer._true_worlds
-
-    def true_worlds(self: CheatingPlayer, seed: int) -> Any:
-        sample = reading(self, seed)
-
-        def shuffled(index: int) -> Any:
-            world = sample(index)
-            assert isinstance(world, KoboState)
-            rng = random.Random(seed * 31 + index)
-            for seat in (0, 1):
-                for zone in (MAIN_DECK, TDECK):
-                    rng.shuffle(world.zone(seat, zone))
-            return world
-
-        return shuffled
-
-    CheatingPlayer._true_worlds = true_worlds  # type: ignore[method-assign]
-    CheatingPlayer.decks_unknown = True  # type: ignore[attr-defined]
+"""The player whose variant is probed (``cheater=…`` makes it a cheating control)."""
 
 
 def play(variant: str, job: tournament.Job) -> tuple[int, int, int, list[float]]:

@@ -190,21 +190,16 @@ def test_strong_variants_probe_the_plan_the_hand_model_and_the_cheaters(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``planned-standby``, ``hand-model``, ``trap-inference``, ``pass-inference`` and
-    ``cheater`` change what they name (only the deep model infers traps): the cheater
-    without deck orders keeps the true hands and traps and shuffles every deck."""
-    from kessen.ai.cheater import CheatingPlayer
-    from kessen.ai.ismcts import SearchConfig, hooks_for
+    ``cheater`` change what they name (only the deep model infers traps); ``cheater`` picks
+    the tournament's cheating or peeking control as the probed player."""
     from kessen.games.kobo import evaluate, standby, worlds
-    from kessen.games.kobo.state import MAIN_DECK, TDECK, THAND, KoboState
-    from tests.ai.test_search import _mid_game
 
     monkeypatch.setattr(worlds, "PLANNED_STANDBY", worlds.PLANNED_STANDBY)
     monkeypatch.setattr(worlds, "HAND_MODEL_SHARE", worlds.HAND_MODEL_SHARE)
     monkeypatch.setattr(worlds, "TRAP_INFERENCE", worlds.TRAP_INFERENCE)
     monkeypatch.setattr(worlds, "PASS_INFERENCE", worlds.PASS_INFERENCE)
-    monkeypatch.setattr(CheatingPlayer, "_true_worlds", CheatingPlayer._true_worlds)
-    monkeypatch.setattr(CheatingPlayer, "decks_unknown", False, raising=False)
     probe = _load_bench("strong_variants")
+    monkeypatch.setattr(probe, "LEFT", probe.LEFT)
     assert worlds.search_hooks(deep=True).routine is standby.routine
     assert worlds.search_hooks(deep=True).world_sampler is worlds.inferring_sampler
     assert worlds.search_hooks(deep=False).world_sampler is worlds.world_sampler
@@ -215,25 +210,10 @@ def test_strong_variants_probe_the_plan_the_hand_model_and_the_cheaters(
     assert worlds.HAND_MODEL_SHARE == 0.5
     assert not worlds.TRAP_INFERENCE and not worlds.PASS_INFERENCE
     assert probe.LEFT == "ismcts-strong"
-    state = _mid_game(2)
-    cheater = CheatingPlayer("c", hooks_for("kobo", deep=True), SearchConfig(), 1)
-    cheater.bind(state)
-    truth = cheater._true_worlds(5)(0)
-    assert isinstance(truth, KoboState)  # the true state (with a fresh RNG): decks in order
-    assert all(truth.zone(seat, TDECK) == state.zone(seat, TDECK) for seat in (0, 1))
-    probe.apply_variant("cheater=decks-unknown")
+    probe.apply_variant("cheater=true-state")
     assert probe.LEFT == "cheater-ismcts-strong"
-    worlds_seen = [cheater._true_worlds(5)(index) for index in range(4)]
-    orders = set()
-    for world in worlds_seen:
-        assert isinstance(world, KoboState)
-        for seat in (0, 1):
-            assert world.zone(seat, THAND) == state.zone(seat, THAND)
-            assert world.strategy == state.strategy
-            for zone in (MAIN_DECK, TDECK):
-                assert sorted(world.zone(seat, zone)) == sorted(state.zone(seat, zone))
-        orders.add(tuple(world.zone(0, TDECK) + world.zone(1, TDECK)))
-    assert len(orders) > 1
+    probe.apply_variant("cheater=decks-unknown")
+    assert probe.LEFT == "peeker-ismcts-strong"
     with pytest.raises(ValueError, match="true-state or decks-unknown"):
         probe.apply_variant("cheater=half")
 

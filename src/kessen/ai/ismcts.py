@@ -49,6 +49,9 @@ StatePrior = Callable[[GameState, list[Action]], Action | None]
 #: What the searching seat will see of another seat's legal actions in a sampled world: one tree
 #: key per action, in order (the list itself where the actions show everything).
 Observed = Callable[[GameState, list[Action]], list[Action]]
+#: A copy of a true state in which what *no* seat can see (the order of decks, say) is redealt
+#: from a seed; every seat's view stays the same. Only the honesty control uses it.
+RedealUnseen = Callable[[GameState, int], GameState]
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class SearchHooks:
     #: the card in slot 2" turns up), so that the tree branches on it and the searcher's later
     #: choices answer the card it will have seen, not an average over the cards it might be.
     observed: Observed | None = None
+    #: Redeals what no seat can see, for the honesty control that reads the opponent's hidden
+    #: cards but not the draws to come (:mod:`kessen.ai.cheater`); searches never call it.
+    redeal_unseen: RedealUnseen | None = None
 
 
 @dataclass(frozen=True)

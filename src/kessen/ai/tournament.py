@@ -7,8 +7,10 @@ the same game seed, seats swapped, so neither side profits from the seat or the 
 player decides from its own view, except the two that are *meant* to see more, each only in
 its own experiment:
 
-- ``cheater-<level>``: the search of ``<level>`` reading the true state (see
-  :mod:`kessen.ai.cheater`), to measure the cost of honesty;
+- ``cheater-<level>``: the search of ``<level>`` reading the true state, the order of the decks
+  included (see :mod:`kessen.ai.cheater`), to measure the cost of honesty; ``peeker-<level>``:
+  the same, but with what no seat can see (the order of the decks) redealt in every world, so
+  it peeks at the opponent's hidden cards and knows no draw to come;
 - ``openspiel-ismcts``: OpenSpiel's own IS-MCTS bot on our game through
   :mod:`kessen.interop.openspiel`; it gets the true state *object* as OpenSpiel bots do, and
   only ever reads it through ``resample_from_infostate`` (our honest resampler);
@@ -56,7 +58,7 @@ SUITES: dict[str, list[str]] = {
         "ismcts-normal:ismcts-easy@60",
         "heuristic:random@100",
     ],
-    "honesty": ["cheater-ismcts-strong:heuristic@200"],
+    "honesty": ["cheater-ismcts-strong:heuristic@200", "peeker-ismcts-strong:heuristic@200"],
     "peer": ["ismcts-strong:openspiel-ismcts@100", "ismcts-strong:openspiel-ismcts-eval@100"],
 }
 """Named sets of matchups (``a:b@games``; the win rate is ``a``'s). ``--games`` overrides the
@@ -107,15 +109,19 @@ class MatchResult:
 
 
 def _build(name: str, ruleset: str, seed: int, peer_seconds: float) -> Player:
-    """A player by name: a registry COM, a search level, the cheater, or OpenSpiel's bot."""
+    """A player by name: a registry COM, a search level, a cheating control, or OpenSpiel's
+    bot."""
     from kessen.ai import levels
 
-    if name.startswith("cheater-"):
+    control, _, level_key = name.partition("-")
+    if control in ("cheater", "peeker") and level_key:
         from kessen.ai.cheater import CheatingPlayer
         from kessen.ai.ismcts import hooks_for
 
-        chosen = levels.level(name.removeprefix("cheater-"))
-        return CheatingPlayer(name, hooks_for(ruleset, deep=chosen.deep), chosen.config(), seed)
+        chosen = levels.level(level_key)
+        hooks = hooks_for(ruleset, deep=chosen.deep)
+        knows_draws = control == "cheater"
+        return CheatingPlayer(name, hooks, chosen.config(), seed, knows_draws=knows_draws)
     if name in ("openspiel-ismcts", "openspiel-ismcts-eval"):
         from kessen.interop.openspiel import OpenSpielISMCTSPlayer
 

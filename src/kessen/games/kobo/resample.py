@@ -1,13 +1,16 @@
 """Hidden-world resampling: redeal everything one seat cannot see, keeping what it can.
 
 Used by search players (to sample worlds consistent with their own view) and by the tests
-(a seat's view must not change when only things hidden from it change).
+(a seat's view must not change when only things hidden from it change). :func:`redeal_unseen`
+redeals only what *no* seat can see, for the honesty control that peeks at the opponent's cards
+but not at the draws to come.
 """
 
 from __future__ import annotations
 
 from typing import TypeVar
 
+from kessen.engine.contract import GameState
 from kessen.engine.rng import Rng
 from kessen.games.kobo.cards import CardKind
 from kessen.games.kobo.state import HAND, MAIN_DECK, REVEAL, SLOTS, TDECK, THAND, KoboState
@@ -58,5 +61,29 @@ def resample(state: S, seat: int, seed: int) -> S:
     deck[:] = rest[len(hand) :]
     if new.stack and new.stack[-1][0] == "blind":
         rng.shuffle(new.zone(new.stack[-1][1], REVEAL))
+    new.legal = None
+    return new
+
+
+def redeal_unseen(state: GameState, seed: int) -> KoboState:
+    """A copy of ``state`` in which only what no seat can see is redealt at random.
+
+    Redealt: the order of all four decks (rules §7: hidden from everyone) and the order of
+    face-down cards awaiting a blind pick (their owner shuffled them face down too). Hands,
+    face-down traps and which cards each deck holds stay as they are, so both seats' views are
+    unchanged. Each zone is sorted before it is shuffled, so the copy depends on what the
+    zones hold and not on their order: two states that differ only in what no seat can see
+    give the same copy for the same seed.
+    """
+    if not isinstance(state, KoboState):
+        raise TypeError(f"redeal_unseen takes a Kōbō state, not {type(state).__name__}")
+    new = state.clone()
+    rng = Rng(seed)
+    zones = [new.zone(seat, zone) for seat in (0, 1) for zone in (MAIN_DECK, TDECK)]
+    if new.stack and new.stack[-1][0] == "blind":
+        zones.append(new.zone(new.stack[-1][1], REVEAL))
+    for zone in zones:
+        zone.sort()
+        rng.shuffle(zone)
     new.legal = None
     return new

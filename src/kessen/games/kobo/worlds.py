@@ -783,6 +783,7 @@ def search_hooks(deep: bool = False) -> Any:
     from kessen.ai.ismcts import SearchHooks
     from kessen.games.kobo import evaluate as judge
     from kessen.games.kobo import standby
+    from kessen.games.kobo.resample import redeal_unseen
 
     return SearchHooks(
         world_sampler=inferring_sampler if deep else world_sampler,
@@ -792,4 +793,5 @@ def search_hooks(deep: bool = False) -> Any:
         prior=judge.prior,
         state_prior=judge.state_prior,
         observed=observed if deep and KEY_REVEALS else None,
+        redeal_unseen=redeal_unseen,
     )
