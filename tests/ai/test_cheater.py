@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -10,6 +11,7 @@ from kessen.ai import tournament
 from kessen.ai.cheater import CheatingPlayer
 from kessen.ai.ismcts import Budget, SearchConfig, hooks_for
 from kessen.engine import registry
+from kessen.engine.contract import GameState
 from kessen.games.kobo.resample import redeal_unseen
 from kessen.games.kobo.state import MAIN_DECK, REVEAL, TDECK, THAND, KoboState
 from tests.ai.test_search import _mid_game
@@ -17,12 +19,11 @@ from tests.ai.test_search import _mid_game
 DECKS = (MAIN_DECK, TDECK)
 
 
-def _random_decisions(seed: int) -> list[KoboState]:
-    """Every decision of one seeded random Kōbō game (copies)."""
-    rules = registry.get("kobo")
+def _random_decisions(seed: int, ruleset: str = "kobo") -> list[GameState]:
+    """Every decision of one seeded random game of ``ruleset`` (copies)."""
+    rules = registry.get(ruleset)
     chooser = random.Random(seed)
     state = rules.new_game(rules.default_config, seed)
-    assert isinstance(state, KoboState)
     seen = []
     while state.pending is not None:
         seen.append(state.clone())
@@ -31,25 +32,37 @@ def _random_decisions(seed: int) -> list[KoboState]:
     return seen
 
 
+@pytest.mark.parametrize("ruleset", ["kobo", "twgp"])
 @pytest.mark.parametrize("seed", range(3))
-def test_redeal_unseen_changes_nothing_any_seat_sees(seed: int) -> None:
-    """At every decision of random games, the redeal keeps both views and the legal actions,
-    keeps what every deck holds, and redeals only the decks' order (and a blind pick's)."""
-    redealt_orders = 0
-    for index, state in enumerate(_random_decisions(seed)):
-        copy = redeal_unseen(state, 100 * seed + index)
+def test_redeal_unseen_changes_nothing_any_seat_sees(ruleset: str, seed: int) -> None:
+    """At every decision of random games, the ruleset's redeal keeps both views, the legal
+    actions and the state's invariants, changes the truth somewhere, and reads what the
+    redealt zones hold, not their order (redealing a redealt copy with the same seed gives
+    the same copy)."""
+    redeal = hooks_for(ruleset).redeal_unseen
+    assert redeal is not None
+    changed = 0
+    for index, state in enumerate(_random_decisions(seed, ruleset)):
+        copy = redeal(state, 100 * seed + index)
         copy.audit()
         for seat in (0, 1):
             assert copy.view(seat) == state.view(seat)
+        assert copy.legal_actions() == state.legal_actions()
+        assert redeal(copy, 100 * seed + index).state_hash() == copy.state_hash()
+        changed += copy.state_hash() != state.state_hash()
+    assert changed > 0
+
+
+def test_redeal_unseen_keeps_the_cards_and_redeals_the_decks_order() -> None:
+    """In Kōbō the redeal keeps both hands, the strategy area and what every deck holds."""
+    for index, state in enumerate(_random_decisions(4)):
+        assert isinstance(state, KoboState)
+        copy = redeal_unseen(state, index)
+        assert copy.strategy == state.strategy
+        for seat in (0, 1):
             assert copy.zone(seat, THAND) == state.zone(seat, THAND)
             for zone in DECKS:
                 assert sorted(copy.zone(seat, zone)) == sorted(state.zone(seat, zone))
-        assert copy.strategy == state.strategy
-        assert copy.legal_actions() == state.legal_actions()
-        redealt_orders += any(
-            copy.zone(seat, zone) != state.zone(seat, zone) for seat in (0, 1) for zone in DECKS
-        )
-    assert redealt_orders > 0
 
 
 def test_redeal_unseen_reads_what_decks_hold_not_their_order() -> None:
@@ -70,6 +83,7 @@ def test_redeal_unseen_shuffles_a_blind_pick() -> None:
     else:
         pytest.fail("no blind pick in 400 random games")
     state = blind[0]
+    assert isinstance(state, KoboState)
     owner = state.stack[-1][1]
     orders = {tuple(redeal_unseen(state, s).zone(owner, REVEAL)) for s in range(12)}
     assert len(orders) > 1
@@ -124,12 +138,14 @@ def test_the_peeker_decides_the_same_whatever_the_decks_order(seed: int) -> None
 
 
 def test_the_tournament_names_both_controls() -> None:
-    """``cheater-<level>`` knows the draws, ``peeker-<level>`` does not; a ruleset without a
-    redeal of what no seat sees gets a clear refusal instead of a silent cheater."""
-    cheater = tournament._build("cheater-ismcts-strong", "kobo", 1, 0.0)
-    peeker = tournament._build("peeker-ismcts-strong", "kobo", 1, 0.0)
-    assert isinstance(cheater, CheatingPlayer) and cheater.knows_draws
-    assert isinstance(peeker, CheatingPlayer) and not peeker.knows_draws
+    """``cheater-<level>`` knows the draws, ``peeker-<level>`` does not (for either ruleset);
+    hooks without a redeal of what no seat sees get a clear refusal, not a silent cheater."""
+    for ruleset in ("kobo", "twgp"):
+        cheater = tournament._build("cheater-ismcts-strong", ruleset, 1, 0.0)
+        peeker = tournament._build("peeker-ismcts-strong", ruleset, 1, 0.0)
+        assert isinstance(cheater, CheatingPlayer) and cheater.knows_draws
+        assert isinstance(peeker, CheatingPlayer) and not peeker.knows_draws
     assert "peeker-ismcts-strong:heuristic@200" in tournament.SUITES["honesty"]
+    bare = dataclasses.replace(hooks_for("kobo"), redeal_unseen=None)
     with pytest.raises(ValueError, match="no redeal_unseen"):
-        tournament._build("peeker-ismcts-strong", "twgp", 1, 0.0)
+        CheatingPlayer("peeker", bare, SearchConfig(), 1, knows_draws=False)

@@ -1,13 +1,16 @@
 """Hidden-world resampling: redeal everything one seat cannot see, keeping what it can.
 
 Used by search players (to sample worlds consistent with their own view) and by the tests (a
-seat's view must not change when only things hidden from it change).
+seat's view must not change when only things hidden from it change). :func:`redeal_unseen`
+redeals only what *no* seat can see, for the honesty control that peeks at the opponent's cards
+but not at the draws to come.
 """
 
 from __future__ import annotations
 
 from typing import TypeVar
 
+from kessen.engine.contract import GameState
 from kessen.engine.rng import Rng
 from kessen.games.twgp.cards import CARDS, CHARGE_DRIVE_MAX
 from kessen.games.twgp.config import VITALS
@@ -64,5 +67,23 @@ def resample(state: S, seat: int, seed: int) -> S:
         new.charge[i] = rest[start]
         start += 1
     new.rng = Rng(seed ^ _SALT)
+    new.legal = None
+    return new
+
+
+def redeal_unseen(state: GameState, seed: int) -> TwgpState:
+    """A copy of ``state`` in which only what no seat can see is redealt: the order of both
+    piles (its owner sees its hand, charge cards, hidden vitals and stealthed units, never its
+    pile's order). Each pile is sorted before it is shuffled, so the copy depends on what the
+    piles hold, not on their order; both seats' views are unchanged.
+    """
+    if not isinstance(state, TwgpState):
+        raise TypeError(f"redeal_unseen takes a TWGP state, not {type(state).__name__}")
+    new = state.clone()
+    rng = Rng(seed)
+    for seat in (0, 1):
+        pile = new.zone(seat, PILE)
+        pile.sort()
+        rng.shuffle(pile)
     new.legal = None
     return new

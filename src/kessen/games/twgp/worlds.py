@@ -637,12 +637,14 @@ def search_hooks(deep: bool = False) -> Any:
     (38 lost, 2 drawn), so the levels search TWGP unbiased.
     """
     from kessen.ai.ismcts import SearchHooks
+    from kessen.games.twgp.resample import redeal_unseen
 
     return SearchHooks(
         world_sampler=world_sampler,
         evaluate=evaluate,
         rollout=rollout,
         routine=routine,
+        redeal_unseen=redeal_unseen,
     )
 
 
