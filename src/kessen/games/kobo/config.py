@@ -1,7 +1,10 @@
 """The configuration of a Kōbō match: the two decks, best-of, turn limit, test switches.
 
 A config is plain JSON data (it is stored in replays). Decks are named starter decks or whole
-deck objects; every deck is validated before a game starts.
+deck objects; every deck is validated before a game starts. Whatever the config, a match is
+bounded: at most best of :data:`MAX_BEST_OF`, at most :data:`MAX_TURN_LIMIT` turns, and decks
+no larger than :mod:`~kessen.games.kobo.decks`' hard caps (checked even with ``validate``
+off, which only re-loading a recorded state uses).
 """
 
 from __future__ import annotations
@@ -16,6 +19,10 @@ from kessen.games.kobo.decks import validate_deck as deck_errors
 from kessen.games.kobo.schema import load_pool
 
 DEFAULT_TURN_LIMIT = 200
+MAX_TURN_LIMIT = 1000
+"""The longest turn limit a config may set (a match must end in bounded time)."""
+MAX_BEST_OF = 9
+"""The longest match a config may ask for: best of nine."""
 _KEYS = {"decks", "best_of", "turn_limit", "first_player", "shuffle", "validate"}
 
 
@@ -91,11 +98,18 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
                     )
                 decks.append(deck)
     best_of = raw.get("best_of", 3)
-    if not isinstance(best_of, int) or best_of < 1 or best_of % 2 == 0:
-        problems.append("best_of: expected an odd number ≥ 1")
+    if (
+        not isinstance(best_of, int)
+        or isinstance(best_of, bool)
+        or not 1 <= best_of <= MAX_BEST_OF
+        or best_of % 2 == 0
+    ):
+        problems.append(f"best_of: expected an odd number from 1 to {MAX_BEST_OF}, not {best_of!r}")
     limit = raw.get("turn_limit", DEFAULT_TURN_LIMIT)
-    if not isinstance(limit, int) or limit < 1:
-        problems.append("turn_limit: expected a whole number ≥ 1")
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_TURN_LIMIT:
+        problems.append(
+            f"turn_limit: expected a whole number from 1 to {MAX_TURN_LIMIT}, not {limit!r}"
+        )
     first = raw.get("first_player")
     if first not in (None, 0, 1):
         problems.append("first_player: expected 0, 1 or null")

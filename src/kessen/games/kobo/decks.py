@@ -52,6 +52,12 @@ MIN_CHARACTERS = 8
 TACTICS_DECK_SIZE = 15
 MAX_COPIES = 2
 MAX_LIMITED_COPIES = 1
+MAX_ENTRY_COPIES = MAIN_DECK_SIZE
+"""Hard cap on one entry's count, checked with the shape (before any deck is expanded) and so
+even when the deck rules are not: no deck, legal or not, holds more copies of one card than a
+whole main deck."""
+MAX_ENTRIES = 64
+"""Hard cap on the entries of one section (``main`` or ``tactics``), checked with the shape."""
 
 _MAIN_KINDS = frozenset({CardKind.CHARACTER, CardKind.DEPLOY, CardKind.TRAP})
 _TACTICS_KINDS = frozenset({CardKind.TACTIC})
@@ -110,7 +116,7 @@ def _expand(entries: Entries) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 _Text = Annotated[StrictStr, Field(min_length=1)]
-_Count = Annotated[StrictInt, Field(ge=1)]
+_Count = Annotated[StrictInt, Field(ge=1, le=MAX_ENTRY_COPIES)]
 
 
 class _DeckModel(BaseModel):
@@ -123,8 +129,8 @@ class _DeckModel(BaseModel):
     name_en: _Text
     style_ja: _Text
     style_en: _Text
-    main: dict[StrictStr, _Count]
-    tactics: dict[StrictStr, _Count]
+    main: Annotated[dict[StrictStr, _Count], Field(max_length=MAX_ENTRIES)]
+    tactics: Annotated[dict[StrictStr, _Count], Field(max_length=MAX_ENTRIES)]
 
     def to_deck(self) -> Deck:
         """The deck record (entries keep their file order)."""
