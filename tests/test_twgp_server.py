@@ -24,7 +24,8 @@ from kessen.games.twgp.cards import CARDS
 from kessen.games.twgp.resample import resample
 from kessen.games.twgp.state import ASIDE, EMPTY, HAND, HIDDEN, PILE, POOL, TwgpState
 from kessen.server.run import running
-from kessen.server.session import Session, redact_action
+from kessen.server.session import Session
+from kessen.store.html_replay import shown_action
 from tests.test_protocol import receive, receive_state, socket
 
 RULES = registry.get("twgp")
@@ -103,7 +104,7 @@ def check_view(view: Json, raw: str, mirror: Session) -> int:
     why = view["com_why"]
     if why is not None:
         assert why["seat"] == FOE and why["candidates"] is None
-        assert why["action"] == redact_action(why["action"], truth)
+        assert why["action"] == shown_action(why["action"], FOE, ME, "twgp")
     hidden = hidden_from_me(state)
     text = raw
     for slug in hidden:

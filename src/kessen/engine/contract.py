@@ -130,6 +130,17 @@ class GameState(ABC):
         that views leak nothing.
         """
 
+    def chance_marker(self) -> object:
+        """A value that changes whenever a random outcome happens: the position of the game's
+        generator. Undo never crosses a change (:mod:`kessen.engine.undo`): taking a decision
+        back across a random outcome would let a player see it and choose again.
+
+        The default reads the ``rng`` attribute that the rulesets give their states (an
+        :class:`~kessen.engine.rng.Rng`); a state without one has no randomness after set-up.
+        """
+        rng = getattr(self, "rng", None)
+        return None if rng is None else getattr(rng, "state", None)
+
     def state_hash(self) -> str:
         """A short digest of the whole state, for determinism and replay checks."""
         text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))

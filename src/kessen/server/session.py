@@ -18,8 +18,9 @@ from typing import Any, Literal
 from kessen.engine import registry
 from kessen.engine.action import Action, ActionParseError
 from kessen.engine.contract import GameState, Json, RulesError
-from kessen.engine.log import NOBODY
 from kessen.engine.replay import Replay
+from kessen.engine.undo import UndoPoint, UndoRule
+from kessen.store.html_replay import shown_action
 from kessen.store.records import MatchStore, NewMatch, Recorder
 
 Mode = Literal["vs_com", "com_vs_com"]
@@ -77,6 +78,7 @@ class Session:
     why: Json | None = None
     floor: int = 0
     """Undo never goes back past this many actions (a branch starts where it continued)."""
+    undo_rule: UndoRule = field(default_factory=UndoRule)
 
     @staticmethod
     def create(
@@ -310,18 +312,9 @@ class Session:
 
     # --- undo / redo ------------------------------------------------------------------
 
-    def _undo_target(self, seat: int) -> tuple[int | None, str | None]:
-        """Index of the state before ``seat``'s last decision, or why there is none."""
-        index = next(
-            (i for i in range(len(self.actions) - 1, -1, -1) if self.actions[i][0] == seat), None
-        )
-        if index is None or index < self.floor:
-            return None, "nothing to undo yet"
-        before = len(self.states[index].log_events())
-        for event in self.live.log_events()[before:]:
-            if event.reveals not in (NOBODY, seat):
-                return None, "cannot undo past a moment when the opponent's hidden card was shown"
-        return index, None
+    def undo_point(self, seat: int) -> UndoPoint:
+        """Where 一つ戻る would take ``seat`` now, by the rule of :mod:`kessen.engine.undo`."""
+        return self.undo_rule.point(self.states, self.actions, seat, self.floor)
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last decision with the replies that followed (vs COM), or step
@@ -333,14 +326,18 @@ class Session:
             self.cursor = current - 1
             self.version += 1
             return
-        index, reason = self._undo_target(seat)
-        if index is None:
-            raise SessionError(reason or "cannot undo")
+        if seat == SPECTATOR or seat in self.com:
+            raise SessionError("this connection does not play a seat")
+        point = self.undo_point(seat)
+        if point.index is None:
+            raise SessionError(point.reason or "cannot undo")
+        index = point.index
+        if self.recorder is not None:
+            self.recorder.undo_to(index, self.states[index])  # stored first, as for actions
         self.redo_groups.append(self.actions[index:])
         del self.states[index + 1 :]
         del self.actions[index:]
-        if self.recorder is not None:
-            self.recorder.undo_to(index, self.live)
+        self.undo_rule.forget_after(self.states)
         self.why = None
         if self.replay is not None:
             self.replay = self._rebuilt_replay()
@@ -356,8 +353,12 @@ class Session:
                 self.cursor = None
             self.version += 1
             return
+        if seat == SPECTATOR or seat in self.com:
+            raise SessionError("this connection does not play a seat")
         if not self.redo_groups:
             raise SessionError("nothing to redo")
+        if self.live.pending is None or self.live.pending.seat != seat:
+            raise SessionError("nothing to redo: the game has moved on")
         for who, action in self.redo_groups.pop():
             state = self.live.clone()
             state.apply(action)
@@ -387,19 +388,17 @@ class Session:
                 "undo_blocked": None,
                 "boundary_log": None,
             }
-        index, reason = self._undo_target(seat)
-        boundary = None
-        for i, event in enumerate(self.live.log_events()):
-            if event.reveals not in (NOBODY, seat):
-                boundary = i
+        point = self.undo_point(seat)
+        before = len(self.states[point.earliest].log_events())
         return {
-            "can_undo": index is not None,
+            "can_undo": point.index is not None,
             "can_redo": bool(self.redo_groups),
             "live": True,
             "step": len(self.states) - 1,
             "steps": len(self.states) - 1,
-            "undo_blocked": reason if index is None and self.actions else None,
-            "boundary_log": boundary,
+            "undo_blocked": point.reason if point.index is None and self.actions else None,
+            "undo_code": point.code if self.actions else None,
+            "boundary_log": before - 1 if before > 0 else None,
         }
 
     # --- views ------------------------------------------------------------------------
@@ -416,7 +415,7 @@ class Session:
         for entry in view["log"]:
             entry["text"] = rules.describe(entry, lang, speaker)
         view["history"] = self.history(viewer)
-        view["com_why"] = self._why_for(viewer, everything, view)
+        view["com_why"] = self._why_for(viewer, everything)
         view["session"] = {
             "id": self.id,
             "mode": self.mode,
@@ -427,22 +426,29 @@ class Session:
         }
         return view
 
-    def _why_for(self, viewer: int, everything: bool, view: Json) -> Json | None:
-        """COM's last explanation as ``viewer`` (whose ``view`` this is) may see it.
+    def _why_for(self, viewer: int, everything: bool) -> Json | None:
+        """COM's last explanation as ``viewer`` may know it.
 
-        The candidate list of a decision whose choices depend on COM's hidden cards (which
-        tactic to play, which card to set) would show those cards: it is given only for
-        prompts the ruleset marks public, or to a viewer who sees everything. The action
-        itself names no card that ``view`` does not show (:func:`redact_action`).
+        Its action passes through the ruleset's own redaction (:func:`shown_action`: a card
+        taken into a hidden hand, a trap picked to set face down, read as the verb alone). The
+        candidate list of a decision whose choices depend on COM's hidden cards (which tactic
+        to play, which card to set) would show those cards: it is given only for prompts the
+        ruleset marks public (each candidate redacted the same way), or to a viewer who sees
+        everything.
         """
         why = self.why
         if why is None or self.cursor is not None:
             return None
         if everything or viewer == why["seat"]:
             return why
-        action = redact_action(why["action"], view)
-        if why["prompt"] in registry.get(self.ruleset).public_prompts:
-            return {**why, "action": action}
+        seat, ruleset = int(why["seat"]), self.ruleset
+        action = shown_action(why["action"], seat, viewer, ruleset)
+        if why["prompt"] in registry.get(ruleset).public_prompts:
+            candidates = [
+                {**c, "action": shown_action(c["action"], seat, viewer, ruleset)}
+                for c in why["candidates"] or []
+            ]
+            return {**why, "action": action, "candidates": candidates or why["candidates"]}
         return {
             **why,
             "action": action,

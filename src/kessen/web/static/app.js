@@ -69,7 +69,9 @@ const I18N = {
     confirm_pass_free: '除外ペナルティはありません（2回目以降のパスから発生します）。',
     confirm_yes: 'パスする', confirm_no: 'やめる',
     undo_none: '戻せる操作がありません', redo_none: '進める操作がありません',
-    undo_reveal: '相手の非公開カードが公開された時点より前には戻れません',
+    undo_opponent: '相手が判断した時点より前には戻れません',
+    undo_learned: '新しく知った情報（引いた・公開されたカード、ランダムな結果）より前には戻れません',
+    undo_over: 'マッチは終了しました。戻すことはできません（記録から再生・分岐できます）',
     undo_first: 'これ以上は戻れません', redo_live: 'ライブ表示中です',
     boundary: 'ここより前には戻れません', step: 'ステップ {step} / {steps}',
     err_refused: '受け付けられませんでした', err_malformed: '不正なメッセージ', err_invalid: '不正なメッセージ',
@@ -193,7 +195,9 @@ const I18N = {
     confirm_pass_free: 'No exclusion penalty (it starts with your 2nd pass).',
     confirm_yes: 'Pass', confirm_no: 'Cancel',
     undo_none: 'Nothing to undo', redo_none: 'Nothing to redo',
-    undo_reveal: "Cannot undo past a moment when the opponent's hidden card was shown",
+    undo_opponent: "Cannot undo past the opponent's decision",
+    undo_learned: 'Cannot undo past something you learned (a card drawn or shown, a random outcome)',
+    undo_over: 'The match is over: nothing can be undone (replay or branch it from its record)',
     undo_first: 'Already at the first step', redo_live: 'Already live',
     boundary: 'Undo stops here', step: 'Step {step} / {steps}',
     err_refused: 'Refused', err_malformed: 'Invalid message', err_invalid: 'Invalid message',
@@ -1045,12 +1049,12 @@ function renderTools(v) {
   sa.classList.toggle('on', !!v.session.show_all);
 }
 
+/** Why 一つ戻る is disabled, from the server's reason code (never from its English text). */
 function undoReason(hist) {
-  const r = hist.undo_blocked;
-  if (!r) return S.view && S.view.session.mode === 'com_vs_com' ? t('undo_first') : t('undo_none');
-  if (/hidden card/.test(r)) return t('undo_reveal');
-  if (/nothing to undo/.test(r)) return t('undo_none');
-  return r;
+  const code = hist.undo_code;
+  if (!hist.undo_blocked) return S.view && S.view.session.mode === 'com_vs_com' ? t('undo_first') : t('undo_none');
+  const key = { nothing: 'undo_none', opponent: 'undo_opponent', learned: 'undo_learned', over: 'undo_over' }[code];
+  return key ? t(key) : hist.undo_blocked;
 }
 
 function slotKey(seat, zone, n) {
