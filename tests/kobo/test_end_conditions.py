@@ -111,6 +111,53 @@ def test_end_is_checked_after_the_standby() -> None:
     assert "turn" not in kinds(state)
 
 
+# --- one check per step (kobo-rules.md §6, decided) ----------------------------------------
+
+
+def sequential_wipe() -> KoboState:
+    """Seat 0's only character: base 0 from 茨の鎧 (thorn-armor), current 2 from 力の奔流
+    (power-surge). It wins 2 > 1 and retreats seat 1's last character; the sweep would then
+    retreat it."""
+    state = board(
+        Side(battle=["spear-ashigaru"], tactics_hand=["power-surge"], tactics_deck=["hinder"]),
+        Side(
+            battle=[None, "ashigaru-recruit"],
+            traps=["thorn-armor"],
+            tactics_deck=["hinder", "weaken"],
+        ),
+    )
+    attack(state, [1], 2)
+    play(state, "trap 1", "slot 1", "play power-surge", "slot 1")
+    assert slot_lv(state, 0, 1) == (2, 2)  # nothing has resolved yet
+    play(state, "pass", "pass")
+    return state
+
+
+def test_a_side_emptied_by_the_result_has_lost_before_the_sweep() -> None:
+    state = sequential_wipe()
+    assert [e.public["outcome"] for e in state.log if e.kind == "result"] == ["attacker_wins"]
+    assert [e.public["card"] for e in state.log if e.kind == "retreat"] == ["ashigaru-recruit"]
+    # the game ended at the result's check: no sweep ran, seat 0's base-0 character stays
+    assert "base_zero" not in kinds(state)
+    assert battle_slugs(state, 0)[0] == "spear-ashigaru"
+    assert game_ends(state) == [{"game": 1, "winner": 0, "reason": "wipeout", "turn": 1}]
+    assert state.wins == [1, 0]
+
+
+def test_both_emptied_by_the_same_sweep_still_go_to_the_card_count() -> None:
+    # A 1-on-1 tie at Lv 1: the result retreats nobody, the sweep retreats both characters in
+    # one step, so this is "both at the same moment" and the remaining cards decide.
+    state = both_wiped({"tactics_deck": ["hinder", "weaken"]}, {"tactics_deck": ["hinder"]})
+    assert [e.public["outcome"] for e in state.log if e.kind == "result"] == ["tie_single"]
+    assert [e.public["card"] for e in state.log if e.kind == "base_zero"] == [
+        "ashigaru-recruit",
+        "messenger-tanuki",
+    ]
+    assert game_ends(state) == [
+        {"game": 1, "winner": 0, "reason": "both_wiped", "turn": 1, "scores": [2, 1]}
+    ]
+
+
 # --- both wiped out at once ------------------------------------------------------------------
 
 

@@ -279,3 +279,20 @@ def test_tactics_hand_is_a_mix() -> None:
     assert len(chosen) == 7
     assert len(set(chosen)) >= 5
     assert {"weaken", "counter-spell"} <= set(chosen)
+
+
+def test_the_exchange_model_ends_the_game_at_the_result_like_the_engine() -> None:
+    # kobo-rules.md §6: the result empties seat 1, so no sweep follows and seat 0's base-0
+    # character (current 2 from a tactic) is still there: a won game, not a both-wiped one.
+    from kessen.games.kobo.heuristic import ExchangeSim
+
+    sim = ExchangeSim({(0, 0): 0, (1, 1): 1}, {(0, 0): 2, (1, 1): 0}, 0, [(0, 0)], (1, 1))
+    sim.finish()
+    assert sim.base == {(0, 0): 0}
+    assert sim.score(0) > 0
+    # Without the wipe-out the sweep still runs: a base-0 character beside a survivor retreats.
+    swept = ExchangeSim(
+        {(0, 0): 0, (1, 1): 1, (1, 2): 3}, {(0, 0): 2, (1, 1): 0, (1, 2): 0}, 0, [(0, 0)], (1, 1)
+    )
+    swept.finish()
+    assert swept.base == {(1, 2): 3}

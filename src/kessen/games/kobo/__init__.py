@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from kessen import __version__
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
@@ -12,6 +11,12 @@ from kessen.games.kobo.config import default_config
 from kessen.games.kobo.game import new_game
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.state import KoboState
+
+__version__ = "0.2.0"
+"""The Kōbō rules version, recorded with every match (``Replay.version``). Raised whenever a
+ruling changes how a recorded game plays back, so that ``kessen store check`` can name an older
+record as recorded under an earlier rules version. 0.2.0: each wipe-out check stands alone
+(kobo-rules.md §6)."""
 
 
 def _heuristic(seed: int) -> Player:

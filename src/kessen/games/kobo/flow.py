@@ -729,6 +729,9 @@ def _step_resolve(state: KoboState, frame: Frame) -> Prompt | None:
 
 
 def _step_result(state: KoboState, frame: Frame) -> Prompt | None:
+    """The attack result; the end conditions are checked right after it, before the sweep
+    (kobo-rules.md §6: each check stands alone, so a side emptied here has already lost even
+    if the sweep then empties the other)."""
     state.stack[-1] = ("sweep",)
     if state.negated:
         _log(state, "result", outcome="negated")
@@ -755,6 +758,7 @@ def _step_result(state: KoboState, frame: Frame) -> Prompt | None:
         _log(state, "result", outcome="tie_multi", attack=attack, defence=defence)
         effects.lower_base(state, target, 1)
         state.stack.append(("tie_pick",))
+    check_end(state)
     return None
 
 
@@ -778,6 +782,7 @@ def _apply_tie(state: KoboState, frame: Frame, action: Action) -> None:
     )
     retreat(state, card)
     state.stack.pop()
+    check_end(state)
 
 
 def _step_sweep(state: KoboState, frame: Frame) -> Prompt | None:

@@ -224,6 +224,7 @@ def _resolve(
 ) -> tuple[Pos | None, bool]:
     """Resolve ``links`` (last first), the attack result and the base-Lv-0 sweep on ``base``
     and ``temp`` in place; return the attack's final target and whether it was negated.
+    A result that leaves only one side with characters ends the game, so no sweep follows.
 
     One flat function (the simulation's inner loop): a link naming characters applies to its
     chosen one, all of a side, or the side's attackers or target, whoever is still there.
@@ -296,6 +297,10 @@ def _resolve(
             feared = max(standing, key=lambda a: (base[a], a))
             del base[feared]
             temp.pop(feared, None)
+    sides = {owner for owner, _ in base}
+    if len(sides) == 1:
+        # The result emptied one side: the game ends before the sweep (kobo-rules.md §6).
+        return target, attack_negated
     for pos in [p for p, b in base.items() if b <= 0]:
         del base[pos]
         temp.pop(pos, None)
