@@ -13,12 +13,13 @@ replays); an interrupted simulation says how to resume it (exit code 130).
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -41,6 +42,8 @@ from kessen.store.records import NO_RESULT, MatchStore, StoreError
 EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+P = ParamSpec("P")
+R = TypeVar("R")
 
 store_app = typer.Typer(
     help="The match store: list, show, export, import, HTML replays, integrity checks.",
@@ -74,6 +77,20 @@ def _open(path: Path | None) -> MatchStore:
         _fail(f"cannot open the match store: {err}")
 
 
+def _store_faults(command: Callable[P, R]) -> Callable[P, R]:
+    """Run a command; a store that fails under it (damaged, read-only, not a store) ends it
+    with the store's one-line message, never a traceback."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except (StoreError, db.SchemaError) as err:
+            _fail(str(err))
+
+    return run
+
+
 def _when(text: str | None, option: str) -> float | None:
     if text is None:
         return None
@@ -89,12 +106,14 @@ def _when(text: str | None, option: str) -> float | None:
 
 
 @store_app.command("path")
+@_store_faults
 def store_path(database: DbOption = None) -> None:
     """Print the path of the store's file."""
     _out().print(db.resolve_path(database))
 
 
 @store_app.command("list")
+@_store_faults
 def store_list(
     database: DbOption = None,
     deck: Annotated[str | None, typer.Option(help="Either seat's deck.")] = None,
@@ -156,6 +175,7 @@ def store_list(
 
 
 @store_app.command("show")
+@_store_faults
 def store_show(
     match_id: Annotated[int, typer.Argument(help="Match id.")],
     database: DbOption = None,
@@ -177,6 +197,7 @@ def store_show(
 
 
 @store_app.command("export")
+@_store_faults
 def store_export(
     match_id: Annotated[int, typer.Argument(help="Match id.")],
     output: Annotated[
@@ -204,6 +225,7 @@ def store_export(
 
 
 @store_app.command("import")
+@_store_faults
 def store_import(
     files: Annotated[list[Path], typer.Argument(help="Match JSON files (from store export).")],
     database: DbOption = None,
@@ -222,6 +244,7 @@ def store_import(
 
 
 @store_app.command("html")
+@_store_faults
 def store_html(
     match_id: Annotated[int, typer.Argument(help="Match id.")],
     output: Annotated[
@@ -256,6 +279,7 @@ def store_html(
 
 
 @store_app.command("check")
+@_store_faults
 def store_check(
     match_ids: Annotated[list[int], typer.Argument(help="Match ids.")],
     database: DbOption = None,
@@ -280,6 +304,7 @@ def store_check(
 
 
 @store_app.command("branch")
+@_store_faults
 def store_branch(
     match_id: Annotated[int, typer.Argument(help="Match id.")],
     step: Annotated[int, typer.Argument(help="Continue after this many actions.")],
@@ -295,6 +320,7 @@ def store_branch(
 
 
 @store_app.command("runs")
+@_store_faults
 def store_runs(database: DbOption = None) -> None:
     """List simulation runs (resume one with `kessen sim --run NAME` and the same settings)."""
     table = Table("id", "name", "games done", "created", "finished")
@@ -591,7 +617,7 @@ def _write_replays(
 
 def mount(app: typer.Typer, sim_name: str = "sim", store_name: str = "store") -> None:
     """Add the ``sim`` command and the ``store`` group to the main ``kessen`` app."""
-    app.command(sim_name)(sim_command)
+    app.command(sim_name)(_store_faults(sim_command))
     app.add_typer(store_app, name=store_name)
 
 

@@ -33,6 +33,29 @@ class SchemaError(RuntimeError):
     """The file is not a match store this code can use (e.g. written by a newer version)."""
 
 
+class ForeignFileError(SchemaError):
+    """The file belongs to another program (not SQLite, or another application's database);
+    it is left exactly as it was."""
+
+
+class DamagedStoreError(SchemaError):
+    """The file is a match store but cannot be read as one (damaged pages, missing tables)."""
+
+
+class ReadOnlyStoreError(SchemaError):
+    """The file or its directory cannot be written, so no match could be recorded."""
+
+
+_ADVICE_DAMAGED: Final = (
+    "restore a backup, or move the file aside to start a new store "
+    "(`sqlite3 FILE .recover` may save what is left of its matches)"
+)
+_ADVICE_OTHER: Final = "Kessen leaves it unchanged; choose another file with --db"
+_HEADER: Final = b"SQLite format 3\x00"
+_TABLES_V1: Final = frozenset({"schema_version", "matches", "actions"})
+_TABLES_V2: Final = _TABLES_V1 | {"blobs", "card_data", "sim_runs", "sim_games"}
+
+
 def default_path() -> Path:
     """``$KESSEN_DB`` if set, else ``matches.sqlite3`` in the user's data directory."""
     env = os.environ.get(ENV_VAR)
@@ -53,6 +76,115 @@ def resolve_path(path: str | os.PathLike[str] | None) -> str:
     chosen = Path(path).expanduser() if path is not None else default_path()
     chosen.parent.mkdir(parents=True, exist_ok=True)
     return str(chosen)
+
+
+def damaged(path: str, what: str) -> DamagedStoreError:
+    """The error for a damaged store: the file, what is wrong, what the user can do."""
+    return DamagedStoreError(f"{path}: the match store is damaged ({what}); {_ADVICE_DAMAGED}")
+
+
+def _writable(path: Path) -> None:
+    """Raise :class:`ReadOnlyStoreError` unless the file (if any) and its directory are
+    writable (WAL mode writes ``-wal`` and ``-shm`` files beside the database)."""
+    directory = path.parent
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ReadOnlyStoreError(
+            f"{path}: the match store is read-only; make it writable, choose another file with "
+            "--db, or play without recording (--no-store)"
+        )
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise ReadOnlyStoreError(
+            f"{path}: the directory {directory} is read-only, so the match store cannot be "
+            "written; make it writable, choose another file with --db, or play without "
+            "recording (--no-store)"
+        )
+
+
+def _peek(path: Path, *, deep: bool) -> tuple[set[str], int | None]:
+    """The tables and schema version of an existing SQLite file, read without writing a byte
+    (an immutable read-only connection; a read-only one when a WAL file holds pages the main
+    file lacks). With ``deep``, also ``PRAGMA quick_check`` every page."""
+    wal = Path(f"{path}-wal")
+    mode = "mode=ro" if wal.exists() and wal.stat().st_size > 0 else "immutable=1"
+    uri = f"{path.resolve().as_uri()}?{mode}"
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    except sqlite3.Error as err:
+        raise SchemaError(f"{path}: cannot open the file: {err}") from None
+    try:
+        tables = {
+            str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        version: int | None = None
+        if "schema_version" in tables:
+            row = conn.execute("SELECT version FROM schema_version").fetchone()
+            version = int(row[0]) if row is not None else None
+        if deep:
+            found = [str(r[0]) for r in conn.execute("PRAGMA quick_check(3)")]
+            if found != ["ok"]:
+                lines = (line.strip() for text in found for line in text.splitlines())
+                problems = [line for line in lines if line and not line.startswith("***")]
+                raise damaged(str(path), "; ".join(problems))
+        return tables, version
+    except sqlite3.DatabaseError as err:
+        raise damaged(str(path), str(err)) from None
+    finally:
+        conn.close()
+
+
+def inspect(path: str, *, deep: bool = False) -> bool:
+    """Check, before a single byte is written, that ``path`` may be opened as a match store.
+
+    Returns ``True`` for a Kessen store, ``False`` for a file to create (missing, empty, or an
+    SQLite database without any table). Raises :class:`ForeignFileError` for a file that is
+    not SQLite or another application's database, :class:`DamagedStoreError` for a store whose
+    pages or tables are damaged (``deep`` also reads every page), and
+    :class:`ReadOnlyStoreError` when the file or its directory cannot be written.
+    """
+    if path == MEMORY:
+        return False
+    file = Path(path)
+    if file.is_dir():
+        raise ForeignFileError(f"{path}: is a directory, not a match store file")
+    if not file.exists() or file.stat().st_size == 0:
+        _writable(file)
+        return False
+    try:
+        with file.open("rb") as handle:
+            header = handle.read(100)
+    except OSError as err:
+        raise SchemaError(f"{path}: cannot read the file: {err}") from None
+    if not header.startswith(_HEADER):
+        raise ForeignFileError(
+            f"{path}: not an SQLite database, so not a match store; {_ADVICE_OTHER}"
+        )
+    if len(header) < 100:
+        raise damaged(path, "the file is shorter than its header")
+    app_id = int.from_bytes(header[68:72], "big", signed=True)
+    if app_id not in (0, APPLICATION_ID):
+        raise ForeignFileError(
+            f"{path}: an SQLite database of another application (application_id "
+            f"{app_id:#x}), not a match store; {_ADVICE_OTHER}"
+        )
+    tables, version = _peek(file, deep=deep)
+    if app_id == 0 and not tables:
+        _writable(file)
+        return False
+    if app_id == 0 and not {"matches", "actions"} <= tables:
+        shown = ", ".join(sorted(tables)[:6]) + (", ..." if len(tables) > 6 else "")
+        raise ForeignFileError(
+            f"{path}: an SQLite database of another program (tables: {shown}), not a match "
+            f"store; {_ADVICE_OTHER}"
+        )
+    if version is None:
+        raise damaged(path, "its schema_version table is missing or empty")
+    expected = _TABLES_V2 if version >= 2 else _TABLES_V1
+    missing = sorted(expected - tables)
+    if missing:
+        names = ", ".join(missing)
+        raise damaged(path, f"table{'s' if len(missing) > 1 else ''} {names} missing")
+    _writable(file)
+    return True
 
 
 def connect(path: str, synchronous: Synchronous = "NORMAL") -> sqlite3.Connection:
@@ -187,7 +319,36 @@ def _v2_integrity_and_sim(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE matches SET source = 'import' WHERE players = '{}' AND source = 'play'")
 
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_v1_initial, _v2_integrity_and_sim)
+APPLICATION_ID: Final = 0x4B53454E
+"""``PRAGMA application_id`` of a match store ("KSEN"), set by migration 3: a file carrying
+another non-zero id belongs to another application and is never opened for writing."""
+REORDERED_KEY: Final = "config_reordered"
+"""The ``meta`` flag of a match recorded before migration 3 with an inline (custom) deck: older
+versions stored its config with sorted keys, which reordered the deck's cards, so it can no
+longer be replayed (the original order is lost)."""
+REORDERED_MESSAGE: Final = (
+    "recorded with a reordered custom deck by an older store version; cannot be replayed"
+)
+
+
+def _v3_identity_and_config_order(conn: sqlite3.Connection) -> None:
+    """Mark the file as a Kessen store (``application_id``) and flag the matches whose config
+    an older version stored with sorted keys while it held an inline deck
+    (:data:`REORDERED_KEY`)."""
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute(
+        "UPDATE matches SET meta = json_set(COALESCE(meta, '{}'), ?, json('true')) "
+        "WHERE EXISTS (SELECT 1 FROM json_each(matches.config, '$.decks') d "
+        "WHERE d.type = 'object')",
+        (f"$.{REORDERED_KEY}",),
+    )
+
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    _v1_initial,
+    _v2_integrity_and_sim,
+    _v3_identity_and_config_order,
+)
 """Migration ``i`` (0-based) takes the schema from version ``i`` to ``i + 1``."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 """The version this code writes."""

@@ -102,6 +102,8 @@ class Divergence:
     mentioned: list[str] = field(default_factory=list)
     changed: list[CardChange] = field(default_factory=list)
     illegal_step: int | None = None
+    lost: bool = False
+    """The record can never replay (``reason`` says why); no card is to blame."""
 
     @property
     def cards(self) -> list[str]:
@@ -115,6 +117,8 @@ class Divergence:
 
     def describe(self) -> str:
         """A few lines for people."""
+        if self.lost:
+            return self.reason
         lines = [f"the record diverges at step {self.step} ({self.reason})"]
         if self.checkpoint >= 0:
             lines.append(f"last step that still matched the record: step {self.checkpoint}")
@@ -147,6 +151,7 @@ class Divergence:
                 {"slug": c.slug, "field": c.field, "old": c.old, "new": c.new} for c in self.changed
             ],
             "illegal_step": self.illegal_step,
+            "lost": self.lost,
             "cards": self.cards,
         }
 

@@ -35,7 +35,7 @@ from typing import Any, Final
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json, Outcome
-from kessen.engine.replay import HASH_EVERY, Replay
+from kessen.engine.replay import HASH_EVERY, Replay, ReplayDivergence
 from kessen.store import db
 from kessen.store.integrity import (
     Divergence,
@@ -53,7 +53,41 @@ class StoreError(RuntimeError):
     """A request the store refuses (unknown match, gap in the actions, finished match...)."""
 
 
+class StoreFault(StoreError):
+    """The store's file failed under a request (damaged pages, a dropped table, a file made
+    read-only, a lock held too long): the message names the file, what is wrong and what the
+    user can do. Nothing was written."""
+
+
+def _fault(path: str, err: sqlite3.Error) -> StoreFault:
+    text = str(err)
+    lowered = text.lower()
+    if "readonly" in lowered or "read-only" in lowered:
+        return StoreFault(
+            f"{path}: the match store cannot be written ({text}); make the file and its "
+            "directory writable, then restart"
+        )
+    if "locked" in lowered or "busy" in lowered:
+        return StoreFault(
+            f"{path}: the match store is busy ({text}); another program holds it, try again"
+        )
+    if isinstance(err, sqlite3.DatabaseError) and not isinstance(err, sqlite3.IntegrityError):
+        return StoreFault(str(db.damaged(path, text)))
+    return StoreFault(f"{path}: database error: {text}")
+
+
 def _dumps(value: Any) -> str:
+    """Compact JSON that keeps every object's key order.
+
+    Order carries meaning in a config: an inline deck's cards are dealt in the order they are
+    listed, so a config must come back exactly as it was given (sorting its keys once made
+    records with a custom deck unplayable, see :data:`REORDERED`).
+    """
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _dumps_sorted(value: Any) -> str:
+    """The sorted-key form older store versions wrote (to recognise what they stored)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
@@ -99,6 +133,14 @@ def _players_json(players: Mapping[int, str] | Mapping[str, str] | Sequence[str]
     if isinstance(players, Mapping):
         return {str(k): str(v) for k, v in players.items()}
     return {str(i): str(p) for i, p in enumerate(players)}
+
+
+def _named_divergence(record: MatchRecord, err: ReplayDivergence) -> ReplayDivergence:
+    """``err``, or for a match an older store version recorded with a reordered custom deck,
+    a divergence that says so (:data:`~kessen.store.db.REORDERED_MESSAGE`)."""
+    if record.meta.get(db.REORDERED_KEY):
+        return ReplayDivergence(err.step, f"match {record.info.id} was {db.REORDERED_MESSAGE}")
+    return err
 
 
 @dataclass(frozen=True)
@@ -246,15 +288,29 @@ class MatchStore:
     """
 
     def __init__(
-        self, path: str | Path | None = None, *, synchronous: db.Synchronous = "NORMAL"
+        self,
+        path: str | Path | None = None,
+        *,
+        synchronous: db.Synchronous = "NORMAL",
+        verify: bool = False,
     ) -> None:
         self.path = db.resolve_path(path)
         self.synchronous = synchronous
-        self._conn = db.connect(self.path, synchronous)
+        # Before any write (even the switch to WAL mode): refuse a file that is not a Kessen
+        # store, a damaged one (``verify``: read every page) or one that cannot be written.
+        db.inspect(self.path, deep=verify)
+        try:
+            self._conn = db.connect(self.path, synchronous)
+        except sqlite3.Error as err:
+            raise _fault(self.path, err) from None
         self._lock = threading.RLock()
         self._cards_known: set[tuple[str, str]] = set()
-        with self._lock:
-            db.migrate(self._conn)
+        try:
+            with self._guard():
+                db.migrate(self._conn)
+        except BaseException:
+            self._conn.close()
+            raise
 
     # --- plumbing -----------------------------------------------------------------------
 
@@ -270,25 +326,35 @@ class MatchStore:
         self.close()
 
     @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Hold the lock; turn an SQLite failure into a :class:`StoreFault` naming the file."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as err:
+                raise _fault(self.path, err) from None
+
+    @contextlib.contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (``BEGIN IMMEDIATE``), committed on success."""
-        with self._lock:
+        with self._guard():
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
+        with self._guard():
             return self._conn.execute(sql, params).fetchall()
 
     @property
     def schema_version(self) -> int:
         """The schema version of the open file."""
-        with self._lock:
+        with self._guard():
             return db.current_version(self._conn)
 
     # --- card snapshots -----------------------------------------------------------------
@@ -401,7 +467,7 @@ class MatchStore:
         is a no-op (a client retrying after a crash), any other mismatch raises
         :class:`StoreError`.
         """
-        with self._lock:
+        with self._guard():
             cursor = self._conn.execute(
                 "INSERT INTO actions (match_id, step, action, state_hash, events) "
                 "SELECT ?1, ?2, ?3, ?4, ?5 "
@@ -537,7 +603,7 @@ class MatchStore:
 
     def get(self, match_id: int) -> MatchRecord:
         """Everything stored about a match; :class:`StoreError` if there is none."""
-        with self._lock:
+        with self._guard():
             row = self._conn.execute(
                 f"SELECT {_INFO_COLUMNS}, m.config, b.data, m.results, m.hash0, m.events0, "
                 "m.meta FROM matches m LEFT JOIN blobs b ON b.hash = m.decks WHERE m.id = ?",
@@ -654,8 +720,12 @@ class MatchStore:
 
         Raises :class:`~kessen.engine.replay.ReplayDivergence` if the rules changed since.
         """
-        replay = self.load_replay(match_id)
-        return replay, replay.final_state(verify=True)
+        record = self.get(match_id)
+        replay = record.replay()
+        try:
+            return replay, replay.final_state(verify=True)
+        except ReplayDivergence as err:
+            raise _named_divergence(record, err) from None
 
     def branch(self, match_id: int, step: int, *, source: str = "branch") -> int:
         """A new unfinished match that continues ``match_id`` from after its ``step`` actions.
@@ -669,7 +739,10 @@ class MatchStore:
         replay = record.replay()
         replay.actions = replay.actions[:step]
         replay.hashes = {k: v for k, v in replay.hashes.items() if k <= step}
-        state = replay.final_state(verify=True)
+        try:
+            state = replay.final_state(verify=True)
+        except ReplayDivergence as err:
+            raise _named_divergence(record, err) from None
         replay.hashes[step] = state.state_hash()
         new = NewMatch(
             replay=replay,
@@ -687,11 +760,16 @@ class MatchStore:
         """``None`` if the match replays exactly under the current rules and cards; else where
         it diverges and which cards are involved (see :mod:`kessen.store.integrity`)."""
         record = self.get(match_id)
-        return diagnose(
+        found = diagnose(
             record.replay(),
             event_digests=record.event_digests,
             recorded_cards=self.recorded_cards(record.info.ruleset, record.info.data_hash),
         )
+        if found is not None and record.meta.get(db.REORDERED_KEY):
+            return Divergence(
+                step=found.step, reason=db.REORDERED_MESSAGE, checkpoint=-1, lost=True
+            )
+        return found
 
     # --- exchange -----------------------------------------------------------------------
 
@@ -719,7 +797,7 @@ class MatchStore:
         with self._tx() as conn:
             row = conn.execute("SELECT id, spec FROM sim_runs WHERE name = ?", (name,)).fetchone()
             if row is not None:
-                if row[1] != text:
+                if row[1] not in (text, _dumps_sorted(spec)):  # sorted: older versions
                     raise StoreError(
                         f"simulation run {name!r} exists with other settings; pick another name"
                     )
