@@ -22,6 +22,8 @@ from kessen.server.run import running
 from kessen.store.records import MatchStore, NewMatch
 
 DAY = 86_400.0
+OPEN_TOKEN = "token-of-the-open-match"
+"""The token of the person playing the unfinished match (it opens that seat's view only)."""
 T0 = datetime(2024, 5, 10, 12, 0).timestamp()
 
 
@@ -60,6 +62,7 @@ def add(
     players: dict[str, str],
     source: str,
     created: float,
+    meta: Json | None = None,
 ) -> int:
     return store.add_match(
         NewMatch(
@@ -69,6 +72,7 @@ def add(
             outcome=state.outcome,
             results=[list(r) for r in getattr(state, "results", ())] or None,
             created=created,
+            meta=meta or {},
         )
     )
 
@@ -82,14 +86,16 @@ def fx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fixture]:
     replay, state = play(["tempo", "vanguard"], 8)
     sim = add(store, replay, state, {"0": "heuristic", "1": "random"}, "sim", T0 + 2 * DAY)
     replay, state = play(["swarm", "tempo"], 9, steps=40)
-    unfinished = add(store, replay, state, human, "server", T0 + 4 * DAY)
+    meta = {"tokens": {OPEN_TOKEN: 0}}  # as a server session stores its player's token
+    unfinished = add(store, replay, state, human, "server", T0 + 4 * DAY, meta)
     with running(pace=0.0, store=store) as url:
         yield Fixture(url, store, won, sim, unfinished)
     store.close()
 
 
-def get(fx: Fixture, path: str, status: int = 200, **params: Any) -> Any:
-    response = httpx.get(f"{fx.url}{path}", params=params, timeout=30)
+def get(fx: Fixture, path: str, status: int = 200, token: str = "", **params: Any) -> Any:
+    headers = {"X-Kessen-Token": token} if token else {}
+    response = httpx.get(f"{fx.url}{path}", params=params, headers=headers, timeout=30)
     assert response.status_code == status, response.text
     return response.json()
 
@@ -156,7 +162,8 @@ def test_match_info_has_steps_seats_and_turns(fx: Fixture) -> None:
             assert (before["match"]["game"], before["turn"]) != (mark["game"], mark["turn"])
     assert len({(t["game"], t["turn"]) for t in turns}) == len(turns)
     assert max(t["game"] for t in turns) >= 2
-    assert get(fx, f"/api/matches/{fx.open}")["seats"] == ["0"]
+    assert get(fx, f"/api/matches/{fx.open}", token=OPEN_TOKEN)["seats"] == ["0"]
+    assert get(fx, f"/api/matches/{fx.open}")["seats"] == []
     assert get(fx, "/api/matches/99999", 404)["detail"] == "no match 99999"
 
 
@@ -241,13 +248,16 @@ def test_whole_replay_in_one_answer_matches_the_steps(fx: Fixture) -> None:
 
 
 def test_hidden_cards_stay_hidden_before_the_end(fx: Fixture) -> None:
-    refused = get(fx, f"/api/matches/{fx.open}/step/3", 403, seat="all")["detail"]
-    assert "not finished" in refused and "hidden cards" in refused
-    get(fx, f"/api/matches/{fx.open}/replay", 403, seat="all")
+    path = f"/api/matches/{fx.open}"
+    refused = get(fx, f"{path}/step/3", 403, token=OPEN_TOKEN, seat="all")["detail"]
+    assert "not finished" in refused and "hidden" in refused
+    get(fx, f"{path}/replay", 403, token=OPEN_TOKEN, seat="all")
     # Seat 1 is COM's: its view would show COM's hand to the person playing seat 0.
-    assert "COM" in get(fx, f"/api/matches/{fx.open}/step/3", 403, seat="1")["detail"]
-    assert get(fx, f"/api/matches/{fx.open}/step/3", seat="0")["view"]["viewer"] == 0
-    get(fx, f"/api/matches/{fx.open}/step/41", 404, seat="0")
+    assert "COM" in get(fx, f"{path}/step/3", 403, token=OPEN_TOKEN, seat="1")["detail"]
+    assert get(fx, f"{path}/step/3", token=OPEN_TOKEN, seat="0")["view"]["viewer"] == 0
+    get(fx, f"{path}/step/41", 404, token=OPEN_TOKEN, seat="0")
+    # Without its player's token, nothing of it is shown.
+    assert "X-Kessen-Token" in get(fx, f"{path}/step/3", 403, seat="0")["detail"]
     get(fx, f"/api/matches/{fx.open}/step/1", 422, seat="2")
 
 
@@ -324,7 +334,12 @@ def test_continue_as_seat_1_and_refusals(fx: Fixture) -> None:
         assert receive_state(ws)["session"]["you"] == 1
 
     def refused(match_id: int, body: dict[str, Any], status: int) -> str:
-        response = httpx.post(f"{fx.url}/api/matches/{match_id}/continue", json=body, timeout=30)
+        response = httpx.post(
+            f"{fx.url}/api/matches/{match_id}/continue",
+            json=body,
+            headers={"X-Kessen-Token": OPEN_TOKEN},
+            timeout=30,
+        )
         assert response.status_code == status, response.text
         detail: str = response.json()["detail"] if status != 422 else response.text
         return detail

@@ -10,6 +10,12 @@ Client → server, one JSON object per message (at most :data:`MAX_MESSAGE` byte
 
 Server → client: ``{"type": "state", "view": {...}}`` after every change, and
 ``{"type": "error", "code": "...", "message": "..."}`` for a refused message (nothing changed).
+The codes: ``malformed`` (not JSON text), ``binary`` (a binary frame), ``too_large`` (more
+than :data:`MAX_MESSAGE` bytes), ``too_deep`` (JSON nested deeper than :data:`MAX_DEPTH`),
+``invalid`` (JSON that is no client message), ``refused`` (the game or the session refuses
+it), ``rate_limited`` (too many messages; the excess is dropped), ``busy``, ``internal``;
+and on connecting ``unknown_game``, ``evicted`` (a finished game closed on the server; its
+record stays in the match history).
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MAX_MESSAGE = 4096
+MAX_DEPTH = 8
+"""The deepest JSON nesting a client message may have (the real ones have depth 1)."""
 
 
 class _Message(BaseModel):
@@ -86,14 +94,53 @@ class ProtocolError(ValueError):
         self.code = code
 
 
+def json_depth(text: str) -> int:
+    """How deeply the arrays and objects of JSON ``text`` nest (brackets inside strings do not
+    count); computed without parsing, so any depth is safe to measure.
+
+    >>> json_depth('{"a": [1, {"b": "[[["}]}'), json_depth('"x"')
+    (3, 0)
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_message(raw: str | bytes) -> ClientMessage:
     """Parse one client message or raise :class:`ProtocolError` saying what is wrong."""
     if len(raw) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"message larger than {MAX_MESSAGE} bytes")
+        raise ProtocolError(
+            "too_large", f"message of {len(raw)} bytes; at most {MAX_MESSAGE} are accepted"
+        )
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        text = raw if isinstance(raw, str) else raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ProtocolError("malformed", f"not UTF-8 text: {err}") from err
+    if json_depth(text) > MAX_DEPTH:
+        raise ProtocolError(
+            "too_deep", f"JSON nested deeper than {MAX_DEPTH} levels; a message is one object"
+        )
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
         raise ProtocolError("malformed", f"not JSON: {err}") from err
+    except RecursionError as err:  # unreachable after json_depth; kept as a last guard
+        raise ProtocolError("too_deep", "JSON nested too deeply") from err
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as err:

@@ -1,13 +1,20 @@
-"""Running the server: pick a port on 127.0.0.1, print the URL, open a browser, serve."""
+"""Running the server: bind its port on 127.0.0.1, print the URL, open a browser, serve.
+
+The port is bound with ``SO_REUSEADDR`` (as uvicorn binds), so a server restarted after a
+crash gets its own port back although the old connections linger in ``TIME_WAIT``: the
+browser's page, tied to that origin, finds its game again. A port that another live program
+listens on is refused when asked for, and otherwise replaced by a free one, said so.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import threading
 import time
 import webbrowser
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import uvicorn
@@ -16,6 +23,10 @@ from kessen.server.app import DEFAULT_PACE, create_app
 from kessen.store.records import MatchStore
 
 DEFAULT_PORT = 8765
+
+
+class PortInUseError(OSError):
+    """The port is held by another live program (not merely lingering in ``TIME_WAIT``)."""
 
 
 def free_port(preferred: int = DEFAULT_PORT, host: str = "127.0.0.1") -> int:
@@ -31,9 +42,55 @@ def free_port(preferred: int = DEFAULT_PORT, host: str = "127.0.0.1") -> int:
     raise OSError("no free port")
 
 
-def _config(port: int, pace: float, host: str, store: MatchStore | None = None) -> uvicorn.Config:
+def _bind(port: int, host: str) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def listening_socket(
+    port: int | None = None, host: str = "127.0.0.1", *, notice: list[str] | None = None
+) -> socket.socket:
+    """The server's bound socket: on ``port`` if given (:class:`PortInUseError` if another
+    program holds it), else on :data:`DEFAULT_PORT` or, when that one is held, on a free port
+    (the reason appended to ``notice``)."""
+    if port is not None and not 0 <= port <= 65535:
+        raise ValueError(f"port {port} is out of range (0-65535)")
+    wanted = DEFAULT_PORT if port is None else port
+    try:
+        return _bind(wanted, host)
+    except OSError as err:
+        if err.errno not in (errno.EADDRINUSE, errno.EACCES):
+            raise
+        why = "is in use by another program" if err.errno == errno.EADDRINUSE else "is not allowed"
+        if port is not None:
+            raise PortInUseError(
+                err.errno,
+                f"port {port} {why}; stop that program or choose another port with --port",
+            ) from None
+        sock = _bind(0, host)
+        if notice is not None:
+            notice.append(
+                f"port {wanted} {why}; using port {sock.getsockname()[1]} instead (a game left "
+                f"open at port {wanted} is still in the store: open the new address)"
+            )
+        return sock
+
+
+def _config(
+    port: int,
+    pace: float,
+    host: str,
+    store: MatchStore | None = None,
+    allow_origins: Sequence[str] = (),
+) -> uvicorn.Config:
     return uvicorn.Config(
-        create_app(pace=pace, store=store),
+        create_app(pace=pace, store=store, host=host, port=port, allow_origins=allow_origins),
         host=host,
         port=port,
         log_level="warning",
@@ -42,17 +99,27 @@ def _config(port: int, pace: float, host: str, store: MatchStore | None = None) 
 
 
 def serve(
-    port: int = DEFAULT_PORT,
+    port: int | None = None,
     pace: float = DEFAULT_PACE,
     open_browser: bool = True,
     host: str = "127.0.0.1",
     store: MatchStore | None = None,
+    allow_origins: Sequence[str] = (),
 ) -> None:
     """Serve until interrupted; print the URL and open it in a browser when possible.
 
     Matches are recorded in ``store`` (unfinished ones resume when the server starts again).
+    ``port``: see :func:`listening_socket` (:class:`PortInUseError` if it is held); ``pace``
+    must not be negative.
+    ``allow_origins`` are origins besides the server's own that may open game connections.
     """
-    port = free_port(port, host)
+    if not pace >= 0:
+        raise ValueError(f"pace must be a number of seconds, 0 or more, not {pace}")
+    notice: list[str] = []
+    sock = listening_socket(port, host, notice=notice)
+    port = int(sock.getsockname()[1])
+    for line in notice:
+        print(line, flush=True)
     url = f"http://{host}:{port}/"
     print(f"Kessen is running at {url}  (Ctrl+C to stop)", flush=True)
     if open_browser and (
@@ -64,16 +131,22 @@ def serve(
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     if store is not None:
         print(f"Matches are recorded in {store.path}", flush=True)
-    uvicorn.Server(_config(port, pace, host, store)).run()
+    try:
+        uvicorn.Server(_config(port, pace, host, store, allow_origins)).run(sockets=[sock])
+    finally:
+        sock.close()
 
 
 @contextmanager
 def running(
-    pace: float = 0.0, host: str = "127.0.0.1", store: MatchStore | None = None
+    pace: float = 0.0,
+    host: str = "127.0.0.1",
+    store: MatchStore | None = None,
+    allow_origins: Sequence[str] = (),
 ) -> Iterator[str]:
     """A server in a background thread for tests; yields its base URL."""
     port = free_port(0, host)
-    server = uvicorn.Server(_config(port, pace, host, store))
+    server = uvicorn.Server(_config(port, pace, host, store, allow_origins))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

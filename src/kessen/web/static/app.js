@@ -272,6 +272,7 @@ const I18N = {
 const KIND_ORDER = ['character', 'deploy', 'trap', 'tactic'];
 const STORE_SETTINGS = 'kobo.settings';
 const STORE_GAME = 'kobo.game';
+const STORE_TOKENS = 'kobo.tokens';
 
 /* ================================================================== state */
 
@@ -324,8 +325,22 @@ function loadGame() {
   }
 }
 
+/** The tokens of this browser's recent games: they open its own unfinished matches' records. */
+function ownTokens() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STORE_TOKENS) || '[]');
+    return Array.isArray(kept) ? kept.filter((x) => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 function saveGame(game) {
   try {
+    if (game && game.token) {
+      const kept = [game.token, ...ownTokens().filter((x) => x !== game.token)].slice(0, 16);
+      localStorage.setItem(STORE_TOKENS, JSON.stringify(kept));
+    }
     if (game) localStorage.setItem(STORE_GAME, JSON.stringify(game));
     else localStorage.removeItem(STORE_GAME);
   } catch { /* ignore */ }
@@ -344,6 +359,7 @@ function h(tag, props, ...kids) {
       if (k === 'class') e.className = v;
       else if (k === 'text') e.textContent = v;
       else if (k === 'dataset') Object.assign(e.dataset, v);
+      else if (k === 'style') e.style.cssText = String(v); // CSSOM: allowed by the CSP, unlike a style attribute
       else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
       else e.setAttribute(k, v === true ? '' : String(v));
     }
@@ -2130,7 +2146,7 @@ export {
   S, I18N, h, put, t, $, $$, fetchJson, toast, showScreen, scheduleRender, cat, seatName, whoseOf, actionText,
   beginGame, leaveGame, resumeGame, disconnect, closeOverlay, saveSettings, levelName,
   seatLabel, me, isSpectator, isMyPrompt, online, choose, infoable, openOverlay, playAgain,
-  rulesetOf, isOver, promptLabel, anyActionText,
+  rulesetOf, isOver, promptLabel, anyActionText, ownTokens,
 };
 
 boot();

@@ -9,7 +9,7 @@
 import {
   S, I18N, h, put, t, $, $$, fetchJson, toast, showScreen, scheduleRender, cat, seatName,
   beginGame, leaveGame, resumeGame, disconnect, closeOverlay, saveSettings, levelName,
-  promptLabel, anyActionText,
+  promptLabel, anyActionText, ownTokens,
 } from './app.js';
 
 const PAGE = 20;
@@ -27,6 +27,15 @@ const L = {
 };
 
 /* ================================================================== addresses */
+
+/** Ask the match API, presenting this browser's game tokens (an unfinished match shows its
+ *  own seat's view only to the browser that plays it). */
+function fetchMatches(url, init = {}) {
+  const headers = { ...(init.headers || {}) };
+  const tokens = ownTokens();
+  if (tokens.length) headers['X-Kessen-Token'] = tokens.join(',');
+  return fetchJson(url, { ...init, headers });
+}
 
 /** Keep the address in step with the screen, so a reload comes back to it. */
 export function setHash(hash) {
@@ -78,7 +87,7 @@ async function loadPage() {
   if (f.since) q.set('since', f.since);
   if (f.until) q.set('until', untilParam(f.until));
   try {
-    const page = await fetchJson(`/api/matches?${q}`);
+    const page = await fetchMatches(`/api/matches?${q}`);
     if (seq !== L.seq) return;
     L.page = page;
     L.error = null;
@@ -243,9 +252,18 @@ function rt(key, params) {
 export async function openReplay(id, opts = {}) {
   let info;
   try {
-    info = await fetchJson(`/api/matches/${id}`);
+    info = await fetchMatches(`/api/matches/${id}`);
   } catch (err) {
     toast(t('err_replay'), String(err.message || err), 'error');
+    if (!$('#start').hidden || !$('#history').hidden || S.replay) return;
+    openHistory();
+    return;
+  }
+  if (!info.seats.length) { // an unfinished match of another browser: nothing of it is shown
+    const why = S.settings.lang === 'en'
+      ? 'This match is not finished and is played in another browser: it can be watched once it is over.'
+      : 'この対戦はまだ終わっておらず、別のブラウザで対戦中です。終了後に見られます。';
+    toast(t('err_replay'), why, 'error');
     if (!$('#start').hidden || !$('#history').hidden || S.replay) return;
     openHistory();
     return;
@@ -302,7 +320,7 @@ function stepData(R, n) {
     q.set('base', String(known.step));
     q.set('log_from', String(known.entries.length));
   }
-  const promise = fetchJson(`/api/matches/${R.id}/step/${n}?${q}`).then((data) => {
+  const promise = fetchMatches(`/api/matches/${R.id}/step/${n}?${q}`).then((data) => {
     const start = known ? known.entries.slice(0, data.log_start) : [];
     const entries = start.concat(data.view.log);
     R.logs = { key, step: n, entries };
@@ -460,7 +478,7 @@ async function continueHere() {
   const button = $('#rp-continue');
   if (button) button.disabled = true;
   try {
-    const res = await fetchJson(`/api/matches/${R.id}/continue`, {
+    const res = await fetchMatches(`/api/matches/${R.id}/continue`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ step: R.step, seat }),

@@ -1,0 +1,252 @@
+"""The live sessions of a server: their connections, their COM tasks, their locks, their end.
+
+Every piece of work on a session (a person's action, undo and redo, COM's move, computing the
+views sent out) runs in a worker thread (``asyncio.to_thread``) under the session's own
+``asyncio.Lock``: sessions are not thread-safe, and nothing one game does may stall the event
+loop and so every other game. COM thinks outside the lock (from a copy of its view), so even
+its thinking never delays a person's ping or reload.
+
+At most :data:`~kessen.server.limits.MAX_SESSIONS` sessions live at once. A finished session
+(its live state has an outcome) leaves memory :data:`~kessen.server.limits.EVICT_AFTER`
+seconds after its end once nobody is connected to it, or at once when a new game needs its
+place (its connections get an ``evicted`` message first). The store keeps its record; a later
+connection to it is told the record's match id (:meth:`Hub.evicted_message`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from kessen.engine.action import Action
+from kessen.engine.contract import GameState, Json
+from kessen.server.limits import EVICT_AFTER, MAX_SESSIONS
+from kessen.server.protocol import error
+from kessen.server.session import Session, com_choice
+
+DEFAULT_PACE = 3.0
+EVICTED_KEPT = 4096
+"""How many evicted sessions the hub still recognises (to point a reconnect to the record)."""
+
+_log = logging.getLogger(__name__)
+
+
+class Full(RuntimeError):
+    """No room for another session: every session in memory is still being played."""
+
+
+@dataclass(eq=False)
+class Client:
+    """One open WebSocket: its seat, language and spectator switch."""
+
+    ws: WebSocket
+    seat: int
+    lang: str = "ja"
+    show_all: bool = False
+
+
+@dataclass
+class Hub:
+    """All sessions of this server, their connections and their COM tasks."""
+
+    pace: float = DEFAULT_PACE
+    max_sessions: int = MAX_SESSIONS
+    evict_after: float = EVICT_AFTER
+    sessions: dict[str, Session] = field(default_factory=dict)
+    clients: dict[str, set[Client]] = field(default_factory=dict)
+    wake: dict[str, asyncio.Event] = field(default_factory=dict)
+    tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    ended: dict[str, float] = field(default_factory=dict)
+    """When each finished session was first seen finished (monotonic seconds)."""
+    gone: OrderedDict[str, tuple[int | None, frozenset[str]]] = field(default_factory=OrderedDict)
+    """Evicted sessions: their record's match id and their tokens."""
+
+    def add(self, session: Session) -> None:
+        """Register a session and start driving its COM seats; :class:`Full` if there is no
+        room even after evicting the oldest finished session."""
+        if session.id in self.sessions:
+            raise ValueError(f"session {session.id} is already live")
+        self.make_room()
+        self.sessions[session.id] = session
+        self.clients[session.id] = set()
+        self.locks[session.id] = asyncio.Lock()
+        self.wake[session.id] = asyncio.Event()
+        self.tasks[session.id] = asyncio.create_task(self._drive(session))
+        self.wake[session.id].set()
+        self._note_end(session)
+
+    def make_room(self) -> None:
+        """Make sure one more session fits (evicting the finished session that ended first if
+        need be); :class:`Full` saying so if every session is still being played."""
+        if len(self.sessions) >= self.max_sessions and not self._evict_oldest():
+            raise Full(
+                f"the server already runs {len(self.sessions)} unfinished games, its limit; "
+                "finish one, or try again later"
+            )
+
+    def lock(self, session: Session) -> asyncio.Lock:
+        """The lock every change to ``session`` and every view of it is made under (an evicted
+        session, finished and unreachable, gets a fresh one)."""
+        return self.locks.get(session.id) or asyncio.Lock()
+
+    async def view(self, session: Session, client: Client) -> Json:
+        """``client``'s own view of the session (computed in a worker thread)."""
+        async with self.lock(session):
+            return await asyncio.to_thread(
+                session.view_for, client.seat, client.lang, client.show_all
+            )
+
+    async def send_state(self, session: Session, client: Client) -> None:
+        """Send ``client`` its own view of the session."""
+        view = await self.view(session, client)
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await client.ws.send_json({"type": "state", "view": view})
+
+    async def broadcast(self, session: Session) -> None:
+        """Send every client of the session its own view."""
+        clients = list(self.clients.get(session.id, ()))
+        if not clients:
+            return
+
+        def views() -> list[Json]:
+            return [session.view_for(c.seat, c.lang, c.show_all) for c in clients]
+
+        async with self.lock(session):
+            computed = await asyncio.to_thread(views)
+        for client, view in zip(clients, computed, strict=True):
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await client.ws.send_json({"type": "state", "view": view})
+
+    def changed(self, session: Session) -> None:
+        """Something changed: the COM task looks again, and the end is noted (or forgotten,
+        if an undo re-opened the match)."""
+        if session.id in self.wake:
+            self.wake[session.id].set()
+        self._note_end(session)
+
+    def _note_end(self, session: Session) -> None:
+        if session.live.outcome is None:
+            self.ended.pop(session.id, None)
+        else:
+            self.ended.setdefault(session.id, time.monotonic())
+
+    async def _drive(self, session: Session) -> None:
+        """Play the COM seats of ``session`` at its pace until the match ends."""
+        wake = self.wake[session.id]
+        lock = self.lock(session)
+        while True:
+            await wake.wait()
+            wake.clear()
+            while (seat := session.com_to_move()) is not None:
+                version = session.version
+                await asyncio.sleep(session.pace)
+                async with lock:
+                    if session.version != version or session.com_to_move() != seat:
+                        continue
+                    view, legal = await asyncio.to_thread(_com_input, session.live, seat)
+                    com_seed = session.com_seed()
+                try:
+                    action, why = await asyncio.to_thread(
+                        com_choice, session.ruleset, session.com[seat], com_seed, view, legal
+                    )
+                except Exception:  # com_choice already falls back; this is a last guard
+                    _log.exception("COM of session %s failed", session.id)
+                    await asyncio.sleep(1.0)
+                    continue
+                async with lock:
+                    if session.version != version or session.com_to_move() != seat:
+                        continue
+                    await asyncio.to_thread(session.apply_com, seat, action, why)
+                self._note_end(session)
+                await self.broadcast(session)
+
+    # --- eviction ---------------------------------------------------------------------
+
+    def _evict_oldest(self) -> bool:
+        """Evict the finished session that ended first; False if none has ended."""
+        finished = [sid for sid in self.ended if sid in self.sessions]
+        if not finished:
+            return False
+        oldest = min(finished, key=lambda sid: self.ended[sid])
+        self.evict(oldest, "the server needed room for a new game")
+        return True
+
+    def evict(self, session_id: str, why: str) -> None:
+        """Remove a finished session from memory, telling its connections (the store keeps
+        its record)."""
+        session = self.sessions.pop(session_id)
+        task = self.tasks.pop(session_id, None)
+        if task is not None:
+            task.cancel()
+        self.wake.pop(session_id, None)
+        self.locks.pop(session_id, None)
+        self.ended.pop(session_id, None)
+        match_id = session.recorder.match_id if session.recorder is not None else None
+        self.gone[session_id] = (match_id, frozenset(session.tokens))
+        while len(self.gone) > EVICTED_KEPT:
+            self.gone.popitem(last=False)
+        message = error("evicted", self.evicted_message(session_id) + f" ({why})")
+        for client in self.clients.pop(session_id, set()):
+            with contextlib.suppress(Exception):
+                task = asyncio.get_running_loop().create_task(_close(client.ws, message))
+                task.add_done_callback(lambda t: t.exception())
+        _log.info("session %s evicted: %s", session_id, why)
+
+    def evicted_message(self, session_id: str) -> str:
+        """What a connection to an evicted session is told."""
+        match_id, _ = self.gone[session_id]
+        where = (
+            f"its record is match {match_id} in the match history"
+            if match_id is not None
+            else "it was not recorded"
+        )
+        return f"this game has finished and was closed on the server; {where}"
+
+    def was_evicted(self, session_id: str, token: str) -> bool:
+        """Whether ``session_id`` was evicted and ``token`` was one of its tokens."""
+        entry = self.gone.get(session_id)
+        return entry is not None and any(secrets.compare_digest(token, t) for t in entry[1])
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Evict the finished sessions whose grace period is over and that nobody watches;
+        return their ids."""
+        now = time.monotonic() if now is None else now
+        out = [
+            sid
+            for sid, ended in list(self.ended.items())
+            if now - ended >= self.evict_after and not self.clients.get(sid)
+        ]
+        for sid in out:
+            self.evict(sid, "finished and left unwatched")
+        return out
+
+    async def sweeper(self) -> None:
+        """Sweep now and then, for as long as the server runs."""
+        while True:
+            await asyncio.sleep(max(0.05, min(self.evict_after / 4, 30.0)))
+            self.sweep()
+
+    async def close(self) -> None:
+        """Stop every COM task."""
+        for task in self.tasks.values():
+            task.cancel()
+
+
+def _com_input(state: GameState, seat: int) -> tuple[Json, list[Action]]:
+    """What COM decides from: its own view and the legal actions."""
+    return state.view(seat), state.legal_actions()
+
+
+async def _close(ws: WebSocket, message: Any) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_json(message)
+        await ws.close(code=4410)

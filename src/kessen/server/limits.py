@@ -1,0 +1,102 @@
+"""The server's bounds: live sessions, message rates, pace, and what a client's config may say.
+
+No client can make the server do unbounded work. A new game's config is screened before the
+ruleset sees it (:func:`screen_config`): the ruleset validates every config itself (a client
+cannot switch Kōbō's deck rules off) and bounds it (deck sizes, ``best_of`` odd and at most
+nine). COM pace lies in ``[0, MAX_PACE]`` on every path, a restored session's too
+(:func:`bounded_pace`). At most :data:`MAX_SESSIONS` sessions live in memory; finished ones
+leave it :data:`EVICT_AFTER` seconds after their end (their records stay in the store). Each
+WebSocket may send :data:`RATE` messages a second, in bursts of :data:`BURST`
+(:class:`TokenBucket`); the excess is dropped, never queued. A person's ``act`` that the game
+accepts is given back its token: those are bounded by the game's own length (a bot playing at
+full speed is no flood), while undo/redo, refused and idle messages are not.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+MAX_SESSIONS: Final = 64
+"""Sessions kept in memory at once; a new game beyond evicts the oldest finished one."""
+EVICT_AFTER: Final = 600.0
+"""Seconds a finished session stays in memory (for a last look, undo refused) before it goes."""
+RATE: Final = 20.0
+"""Messages a second one WebSocket may send, on average."""
+BURST: Final = 40.0
+"""Messages one WebSocket may send at once."""
+MAX_PACE: Final = 30.0
+"""The slowest COM pace, in seconds per action."""
+CLIENT_FORBIDDEN: Final = {
+    "validate": "the server always validates decks; this switch only serves re-loading a "
+    "recorded state",
+}
+"""Config keys a client may not send, with the reason given back."""
+
+
+class ConfigRefused(ValueError):
+    """A client's config that the server refuses before any ruleset sees it."""
+
+
+def screen_config(config: Mapping[str, Any]) -> None:
+    """Refuse the keys a client may not set (:data:`CLIENT_FORBIDDEN`), saying why.
+
+    >>> screen_config({"best_of": 3})
+    >>> try:
+    ...     screen_config({"validate": False})
+    ... except ConfigRefused as err:
+    ...     print(str(err)[:48])
+    config.validate: the server always validates dec
+    """
+    for key, reason in CLIENT_FORBIDDEN.items():
+        if key in config:
+            raise ConfigRefused(f"config.{key}: {reason}")
+
+
+def bounded_pace(pace: Any, default: float) -> float:
+    """``pace`` as a COM pace in ``[0, MAX_PACE]``; ``default`` if it is not a number.
+
+    >>> bounded_pace(-1, 3.0), bounded_pace(1e9, 3.0), bounded_pace(float("nan"), 3.0)
+    (0.0, 30.0, 3.0)
+    """
+    if isinstance(pace, bool) or not isinstance(pace, int | float) or not math.isfinite(pace):
+        return default
+    return min(max(float(pace), 0.0), MAX_PACE)
+
+
+@dataclass
+class TokenBucket:
+    """A rate limit: ``rate`` tokens a second, at most ``burst`` saved; a message costs one.
+
+    >>> bucket = TokenBucket(rate=1.0, burst=2.0, clock=lambda: 0.0)
+    >>> bucket.take(), bucket.take(), bucket.take()
+    (True, True, False)
+    """
+
+    rate: float = RATE
+    burst: float = BURST
+    clock: Any = time.monotonic
+    tokens: float = field(default=-1.0)
+    stamp: float = field(default=0.0)
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            self.tokens = self.burst
+        self.stamp = self.clock()
+
+    def refund(self) -> None:
+        """Give back one token (a message that turned out to cost nothing)."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
