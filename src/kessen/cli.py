@@ -39,10 +39,12 @@ from kessen.games.kobo.schema import CardDataError, load_pool
 from kessen.games.kobo.text import card_text, kind_label
 from kessen.games.twgp.commands import twgp_app
 from kessen.server.app import DEFAULT_PACE
-from kessen.server.run import DEFAULT_PORT, serve
+from kessen.server.run import DEFAULT_PORT, PortInUseError, serve
 from kessen.sim.commands import mount as mount_sim_and_store
+from kessen.store.db import SchemaError
+from kessen.store.exchange import replay_record
 from kessen.store.html_replay import shown_action
-from kessen.store.records import MatchStore
+from kessen.store.records import MatchStore, StoreError
 
 RULESET = "kobo"
 """The ruleset of ``watch``, ``cards`` and ``decks`` (``replay`` reads a record's own)."""
@@ -126,6 +128,8 @@ def _load_deck_file(path: Path) -> Deck:
         raise UserError(str(err)) from None
     except (OSError, UnicodeDecodeError) as err:
         raise UserError(f"{path}: cannot read the file: {err}") from None
+    except RecursionError:
+        raise UserError(f"{path}: nested too deeply to be a deck file") from None
 
 
 def _deck_label(deck: str | Json) -> str:
@@ -310,9 +314,16 @@ def render_board(view: Json, lang: str = "ja", names: Sequence[str] | None = Non
 @app.command()
 def play(
     port: Annotated[
-        int, typer.Option(help="Preferred port on 127.0.0.1 (a free one if taken).")
-    ] = (DEFAULT_PORT),
-    pace: Annotated[float, typer.Option(help="Seconds per COM action.")] = DEFAULT_PACE,
+        int | None,
+        typer.Option(
+            min=0,
+            max=65535,
+            show_default=str(DEFAULT_PORT),
+            help=f"Port on 127.0.0.1. Given, it is required (refused if another program holds "
+            f"it); by default {DEFAULT_PORT}, or a free one (said so) if another program holds it.",
+        ),
+    ] = None,
+    pace: Annotated[float, typer.Option(min=0.0, help="Seconds per COM action.")] = DEFAULT_PACE,
     no_browser: Annotated[
         bool, typer.Option("--no-browser", help="Do not open a browser window.")
     ] = False,
@@ -331,11 +342,20 @@ def play(
     """
     store = None
     if not no_store:
+        # One server per store (its lock), every page readable, writable: else refuse now.
         try:
-            store = MatchStore(database)
-        except Exception as err:  # a broken or locked file: say so, do not start half-way
+            store = MatchStore(database, verify=True, exclusive=True)
+        except (SchemaError, StoreError, OSError) as err:
             _fail(f"cannot open the match store: {err}")
-    serve(port=port, pace=pace, open_browser=not no_browser, store=store)
+    try:
+        serve(port=port, pace=pace, open_browser=not no_browser, store=store)
+    except PortInUseError as err:
+        _fail(str(err.strerror))
+    except OSError as err:
+        _fail(f"cannot start the server on port {port or DEFAULT_PORT}: {err}")
+    finally:
+        if store is not None:
+            store.close()
 
 
 @app.command()
@@ -347,7 +367,9 @@ def watch(
         str | None, typer.Option("--deck1", help="Seat P2's deck: a starter name or a .toml file.")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the match.")] = 0,
-    pace: Annotated[float, typer.Option(help="Seconds to wait after each COM action.")] = 0.0,
+    pace: Annotated[
+        float, typer.Option(min=0.0, help="Seconds to wait after each COM action.")
+    ] = 0.0,
     lang: Annotated[Lang, typer.Option(help="Language of cards and log.")] = Lang.ja,
     players: Annotated[
         str, typer.Option(help="The two COM players, e.g. heuristic,random.")
@@ -528,6 +550,10 @@ def _load_replays(path: Path) -> list[Replay]:
         raise UserError(f"{path}: cannot read the file: {err}") from None
     except json.JSONDecodeError as err:
         raise UserError(f"{path}:{err.lineno}:{err.colno}: not JSON: {err.msg}") from None
+    except RecursionError:
+        raise UserError(f"{path}: JSON nested too deeply to be a replay record") from None
+    except ValueError as err:  # e.g. an integer with more digits than Python reads
+        raise UserError(f"{path}: not a readable JSON file: {err}") from None
     items: list[Any]
     if isinstance(data, list):
         items = [d.get("replay") if isinstance(d, dict) else None for d in data]
@@ -542,10 +568,8 @@ def _load_replays(path: Path) -> list[Replay]:
     out: list[Replay] = []
     for i, item in enumerate(items):
         try:
-            if not isinstance(item, dict):
-                raise TypeError("expected an object")
-            out.append(Replay.from_json(item))
-        except (KeyError, TypeError, ValueError) as err:
+            out.append(replay_record(item))
+        except (KeyError, TypeError, ValueError, OverflowError) as err:
             raise UserError(f"{path}: replay {i}: not a replay record ({err})") from None
     return out
 
@@ -774,17 +798,26 @@ def _show_replay(replay: Replay, seat: Seat, lang: str, out: Console) -> None:
         )
     except RulesError as err:
         raise UserError(f"the replay cannot start: {err}") from None
+    except (KeyError, TypeError, ValueError, RecursionError) as err:
+        # A config the rules cannot read (a hand-edited record): say so, with the step.
+        where = "start" if previous is None else f"step {step}"
+        raise UserError(f"the replay cannot go on at {where}: {err!r}", EXIT_INVALID) from None
     outcome = previous.outcome if previous is not None else None
     if board is not None and previous is not None:
         show_board()
+    checked = (
+        f"{len(replay.hashes)} recorded hashes verified"
+        if replay.hashes
+        else "no hashes recorded: not verified"
+    )
     if outcome is not None:
         winner = "no winner" if outcome.winner is None else f"P{outcome.winner + 1}"
         why = outcome.reason
         if board is not None and last_view.get("turn") is not None:
             why += f", turn {last_view['turn']}"
-        out.print(Text(f"result: {winner} ({why}); hashes verified", style="green"))
+        out.print(Text(f"result: {winner} ({why}); {checked}", style="green"))
     else:
-        out.print(Text("the record ends before the match does; hashes verified", style="yellow"))
+        out.print(Text(f"the record ends before the match does; {checked}", style="yellow"))
 
 
 @app.command()

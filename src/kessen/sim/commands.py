@@ -37,7 +37,7 @@ from rich.text import Text
 from kessen.engine.contract import Json, RulesError
 from kessen.engine.replay import ReplayDivergence
 from kessen.store import db, exchange, html_replay
-from kessen.store.records import NO_RESULT, MatchStore, StoreError
+from kessen.store.records import NO_RESULT, MatchStore, NewMatch, StoreError
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -229,18 +229,43 @@ def store_export(
 def store_import(
     files: Annotated[list[Path], typer.Argument(help="Match JSON files (from store export).")],
     database: DbOption = None,
+    no_verify: Annotated[
+        bool,
+        typer.Option(
+            "--no-verify",
+            help="Import without replaying the record to verify its hashes (a record you "
+            "trust that was recorded under other rules or cards).",
+        ),
+    ] = False,
 ) -> None:
-    """Import exported matches; prints each new id."""
+    """Import exported matches; prints each new id.
+
+    Each record is replayed first and every state hash it carries verified: a tampered record
+    is refused (exit 1, naming the first step that differs) unless --no-verify. Every file is
+    checked before any is imported: one bad file imports none.
+    """
     out = _out()
+    checked: list[tuple[Path, NewMatch, str]] = []
+    for path in files:
+        try:
+            new = exchange.from_json(exchange.load(path))
+            if no_verify:
+                note = "not verified (--no-verify)"
+            else:
+                count = exchange.verify(new)
+                note = f"{count} hashes verified" if count else "no hashes recorded: not verified"
+        except FileNotFoundError:
+            _fail(f"{path}: no such file")
+        except exchange.ImportDivergence as err:
+            _fail(f"{path}: {err}", EXIT_INVALID)
+        except (exchange.ExchangeError, OSError, UnicodeDecodeError) as err:
+            message = str(err)
+            _fail(message if message.startswith(str(path)) else f"{path}: {message}")
+        checked.append((path, new, note))
     with _open(database) as store:
-        for path in files:
-            try:
-                new_id = exchange.read(store, path)
-            except FileNotFoundError:
-                _fail(f"{path}: no such file")
-            except (exchange.ExchangeError, OSError, UnicodeDecodeError) as err:
-                _fail(str(err))
-            out.print(f"{path}: imported as match {new_id}")
+        for path, new, note in checked:
+            new_id = store.add_match(new)
+            out.print(f"{path}: imported as match {new_id} ({note})")
 
 
 @store_app.command("html")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any, Final
 
 from kessen.engine import registry
@@ -171,16 +172,39 @@ def build(replay: Replay, lang: str = "ja", *, verify: bool = True, title: str =
 def render(replay: Replay, lang: str = "ja", *, verify: bool = True, title: str = "") -> str:
     """One self-contained HTML page replaying ``replay`` (hashes verified unless told not)."""
     data = build(replay, lang, verify=verify, title=title)
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    payload = payload.replace("</", "<\\/").replace("<!--", "<\\!--")
     heading = title or f"Kessen {replay.ruleset} — seed {replay.seed}"
-    return (
-        _PAGE.replace("@@TITLE@@", html.escape(heading))
-        .replace("@@LANG@@", html.escape(lang))
-        .replace("@@CSS@@", _CSS)
-        .replace("@@JS@@", _JS)
-        .replace("@@DATA@@", payload)
-    )
+    parts = {
+        "TITLE": html.escape(heading),
+        "LANG": html.escape(lang),
+        "CSS": _CSS,
+        "JS": _JS,
+        "DATA": script_json(data),
+    }
+    # One pass: a value that happens to contain "@@DATA@@" is never substituted again.
+    return _SLOT.sub(lambda m: parts[m.group(1)], _PAGE)
+
+
+_SLOT: Final = re.compile(r"@@([A-Z]+)@@")
+_SCRIPT_SAFE: Final = {
+    ord("<"): "\\u003c",
+    ord(">"): "\\u003e",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON safe inside an HTML ``<script>`` block: ``<``, ``>``, ``&``, U+2028
+    and U+2029 are written as ``\\u`` escapes, so no text (``</script>``, ``<!--``,
+    ``<script``) can end the block or switch the HTML parser's state, and the JSON reads back
+    the same.
+
+    >>> script_json({"t": "</script><!--"})
+    '{"t":"\\\\u003c/script\\\\u003e\\\\u003c!--"}'
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.translate(_SCRIPT_SAFE)
 
 
 _PAGE: Final = """<!DOCTYPE html>
@@ -298,7 +322,7 @@ const L = {
        pose_stealth:"stealth", pose_gb:"G-blast declared", lost:"lost",
        effect:"vital effect"}
 }[D.lang] || {};
-const t = k => L[k] || k;
+const t = k => L[k] || esc(k);
 const cache = new Array(D.values.length);
 function dec(i) {
   if (cache[i] !== undefined) return cache[i];
@@ -313,8 +337,8 @@ function dec(i) {
 const N = D.views.all.length;
 let step = 0, viewer = "all", timer = null;
 const $ = id => document.getElementById(id);
-const ESC = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"};
-const esc = s => String(s).replace(/[&<>"]/g, c => ESC[c]);
+const ESC = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"};
+function esc(s) { return String(s).replace(/[&<>"']/g, c => ESC[c]); }
 const seatName = s => (s === 0 || s === 1) ? "P" + (s + 1) : "—";
 function cardTitle(c) {
   const info = c && c.slug && D.cards[c.slug];
@@ -329,9 +353,9 @@ function slot(c, kind) {
   if (!c) return `<div class="slot"></div>`;
   if (kind === "battle") {
     const cls = ["slot", "card", c.attacking ? "attacking" : "", c.target ? "target" : ""];
-    const mod = c.lv !== c.printed ? ` <small>(${c.printed})</small>` : "";
+    const mod = c.lv !== c.printed ? ` <small>(${esc(c.printed)})</small>` : "";
     return `<div class="${cls.join(" ")}"${cardTitle(c)}>` +
-      `<span class="lv">${c.lv}</span>${esc(c.name)}${mod}</div>`;
+      `<span class="lv">${esc(c.lv)}</span>${esc(c.name)}${mod}</div>`;
   }
   const down = c.face === "down";
   const name = c.name ? esc(c.name) : `<i>${t("down")}</i>`;
@@ -340,7 +364,8 @@ function slot(c, kind) {
 }
 function hidden(h) {
   if (!h) return "";
-  return h.cards ? `<span class="chips">${h.cards.map(chip).join("")}</span>` : `<b>${h.count}</b>`;
+  return h.cards ? `<span class="chips">${h.cards.map(chip).join("")}</span>`
+    : `<b>${esc(h.count)}</b>`;
 }
 function row(label, body) {
   return `<div class="row"><span class="label">${t(label)}</span>${body}</div>`;
@@ -372,8 +397,8 @@ function center(v) {
   const parts = [];
   const a = v.attack;
   if (a) {
-    parts.push(`<div>${t("attack")}: ${seatName(a.seat)} [${a.attackers.join(", ")}] → ` +
-      `${a.target ?? "—"}${a.negated ? " ✕" : ""}</div>`);
+    parts.push(`<div>${t("attack")}: ${seatName(a.seat)} [${esc(a.attackers.join(", "))}] → ` +
+      `${esc(a.target ?? "—")}${a.negated ? " ✕" : ""}</div>`);
   }
   if (v.chain && v.chain.length) {
     const links = v.chain.map(l =>
@@ -401,18 +426,18 @@ function twChips(cards) {
 }
 function twHidden(h) {
   if (!h) return "";
-  return h.cards ? twChips(h.cards) : `<b>${h.count}</b>`;
+  return h.cards ? twChips(h.cards) : `<b>${esc(h.count)}</b>`;
 }
 function twStack(s) {
   if (!s) return `<div class="slot"></div>`;
   const cls = ["slot", "card", s.face === "down" ? "down" : "",
     s.role === "attacker" ? "attacking" : "", s.role === "target" ? "target" : ""];
-  const pose = `<small>${esc(t("pose_" + s.pose))}</small>`;
+  const pose = `<small>${t("pose_" + s.pose)}</small>`;
   if (!s.unit) return `<div class="${cls.join(" ")}"><i>${t("down")}</i> ${pose}</div>`;
   let extra = "";
   if (s.frames.length) extra += `<br><small>${t("frames")} ${s.frames.map(tw).join(" ")}</small>`;
   if (s.weapons.length) extra += `<br><small>+ ${s.weapons.map(tw).join(" ")}</small>`;
-  return `<div class="${cls.join(" ")}"${cardTitle(s.unit)}><span class="lv">${s.pow}</span>` +
+  return `<div class="${cls.join(" ")}"${cardTitle(s.unit)}><span class="lv">${esc(s.pow)}</span>` +
     `${esc(tw(s.unit))} ${pose}${extra}</div>`;
 }
 function twCard(c, empty) {
@@ -443,8 +468,8 @@ function twCenter(v) {
   const parts = [];
   const a = v.attack;
   if (a) {
-    parts.push(`<div>${t("attack")}: ${seatName(a.seat)} ${esc(a.type)} ${a.attacker} → ` +
-      `${a.target ?? "—"}${a.cancelled || a.lost ? " ✕" : ""}</div>`);
+    parts.push(`<div>${t("attack")}: ${seatName(a.seat)} ${esc(a.type)} ${esc(a.attacker)} → ` +
+      `${esc(a.target ?? "—")}${a.cancelled || a.lost ? " ✕" : ""}</div>`);
   }
   const p = v.pending;
   if (p) {

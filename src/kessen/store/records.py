@@ -44,6 +44,7 @@ from kessen.store.integrity import (
     events_digest,
     recorded_event_digests,
 )
+from kessen.store.lock import StoreLock
 
 NO_RESULT: Final = "none"
 """The ``result`` filter value for finished matches without a winner."""
@@ -284,7 +285,10 @@ class MatchStore:
     """The match store: one SQLite file (WAL), safe to share between threads and processes.
 
     ``path`` defaults to ``$KESSEN_DB`` or ``matches.sqlite3`` in the user's data directory;
-    ``":memory:"`` keeps everything in memory. Opening a file upgrades its schema.
+    ``":memory:"`` keeps everything in memory. Opening a file upgrades its schema; a file that
+    is not a Kessen store, is damaged (``verify`` reads every page) or cannot be written is
+    refused before a byte of it changes (:func:`kessen.store.db.inspect`). ``exclusive`` (a
+    server) also holds ``<path>.lock`` until :meth:`close` (:mod:`kessen.store.lock`).
     """
 
     def __init__(
@@ -293,31 +297,41 @@ class MatchStore:
         *,
         synchronous: db.Synchronous = "NORMAL",
         verify: bool = False,
+        exclusive: bool = False,
     ) -> None:
         self.path = db.resolve_path(path)
         self.synchronous = synchronous
         # Before any write (even the switch to WAL mode): refuse a file that is not a Kessen
         # store, a damaged one (``verify``: read every page) or one that cannot be written.
         db.inspect(self.path, deep=verify)
-        try:
-            self._conn = db.connect(self.path, synchronous)
-        except sqlite3.Error as err:
-            raise _fault(self.path, err) from None
+        self._hold = StoreLock(self.path)
+        if exclusive:  # a server: one per database (see kessen.store.lock)
+            self._hold.acquire()
         self._lock = threading.RLock()
         self._cards_known: set[tuple[str, str]] = set()
         try:
-            with self._guard():
-                db.migrate(self._conn)
+            try:
+                self._conn = db.connect(self.path, synchronous)
+            except sqlite3.Error as err:
+                raise _fault(self.path, err) from None
+            try:
+                with self._guard():
+                    db.migrate(self._conn)
+            except BaseException:
+                self._conn.close()
+                raise
         except BaseException:
-            self._conn.close()
+            self._hold.release()
             raise
 
     # --- plumbing -----------------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the connection (pending work is already committed)."""
+        """Close the connection (pending work is already committed) and let go of the
+        server's lock if this store held it."""
         with self._lock:
             self._conn.close()
+        self._hold.release()
 
     def __enter__(self) -> MatchStore:
         return self
@@ -779,11 +793,12 @@ class MatchStore:
 
         return exchange.export_match(self, match_id)
 
-    def import_match(self, document: Json) -> int:
-        """Add an exported match; return its new id (see :mod:`kessen.store.exchange`)."""
+    def import_match(self, document: Json, *, check: bool = True) -> int:
+        """Add an exported match, its hashes verified by replaying it unless ``check`` is
+        false; return its new id (see :mod:`kessen.store.exchange`)."""
         from kessen.store import exchange
 
-        return exchange.import_match(self, document)
+        return exchange.import_match(self, document, check=check)
 
     # --- the simulator's journal --------------------------------------------------------
 
