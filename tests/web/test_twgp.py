@@ -343,18 +343,25 @@ def test_twgp_com_vs_com_watched_to_the_end(page: Any) -> None:
 
 def test_twgp_undo_redo_info_and_language(page: Any) -> None:
     start_twgp(page, "vs_com", seed=5, quick=True)
-    # Play until seat 0 holds a unit on the board during its own build window.
-    for _ in range(120):
+    # Play until seat 0 holds a unit on the board during its own build window, right after a
+    # decision of its own that taught it nothing (kobo-rules.md §7: only those can be undone).
+    reasons: set[str] = set()
+    for _ in range(200):
         ready(page)
         state = view(page)
         options = offered(page)
-        if state["pending"]["prompt"] == "build_window" and any(state["players"][0]["battle"]):
+        if not state["history"]["can_undo"]:
+            assert page.is_disabled("#btn-undo")
+            reasons.add(str(page.get_attribute("#btn-undo", "title")))
+        elif state["pending"]["prompt"] == "build_window" and any(state["players"][0]["battle"]):
             break
         click_action(page, choose(state, options))
     else:
-        raise AssertionError("no unit reached the board")
+        raise AssertionError("no unit reached the board with an undo to take")
+    # A disabled 一つ戻る says why, in the page's language (never the server's English).
+    assert reasons and all(r and not r.isascii() for r in reasons), reasons
 
-    # Undo takes back seat 0's last decision (and COM's replies); redo plays it again.
+    # Undo takes back seat 0's last decision; redo plays it again.
     before = view(page)
     page.click("#btn-undo")
     wait_view(page, f"v.history.step < {before['history']['step']}")
