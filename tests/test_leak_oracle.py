@@ -120,6 +120,13 @@ class Tally:
     hidden_checked: int = 0
     leaks: list[str] = field(default_factory=list)
 
+    def say(self, what: str) -> None:
+        """Print the counts (shown with ``pytest -s``)."""
+        print(
+            f"leak oracle {what}: {self.messages} messages, "
+            f"{self.hidden_checked} hidden cards kept out, {len(self.leaks)} leaks"
+        )
+
 
 def _names(ruleset: str) -> dict[str, list[str]]:
     """Every way a card's identity is written: its slug, and its names and labels."""
@@ -220,6 +227,7 @@ def test_no_message_to_the_player_names_a_card_hidden_from_it(
     tally = Tally()
     for seed in range(1, games + 1):
         play_and_check(ruleset, level, seed, "vs_com", tally, limit)
+    tally.say(f"{ruleset} vs {level}, {games} games")
     assert tally.hidden_checked > 0 and tally.messages > 10
     assert not tally.leaks, tally.leaks[:10]
 
@@ -229,6 +237,7 @@ def test_no_message_to_a_spectator_of_com_vs_com_names_a_hidden_card(ruleset: st
     tally = Tally()
     for seed in range(1, (GAMES or 2) + 1):
         play_and_check(ruleset, "heuristic", seed, "com_vs_com", tally, 10**6)
+    tally.say(f"{ruleset} COM vs COM spectator")
     assert tally.hidden_checked > 0
     assert not tally.leaks, tally.leaks[:10]
 
