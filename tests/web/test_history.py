@@ -107,11 +107,15 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Iterator[History]:
                 players={"0": "human", "1": "heuristic"},
                 source="server",
                 created=T0 + 40 * HOUR,
+                meta={"tokens": {OPEN_TOKEN: 0}},  # the token of the browser that plays it
             )
         )
         with running(pace=0.0, store=store) as url:
             yield History(url, store, won, unfinished, 22)
     store.close()
+
+
+OPEN_TOKEN = "token-of-the-browser-that-plays-the-open-match"
 
 
 @pytest.fixture()
@@ -320,6 +324,16 @@ def test_replay_steps_seeks_plays_and_switches_seats(hpage: Any, history: Histor
 
 def test_an_unfinished_match_keeps_hidden_cards_hidden(hpage: Any, history: History) -> None:
     page = hpage
+    # Another browser (without the match's token) is told it cannot watch it yet.
+    page.click("#open-history")
+    page.click(f'#mh-list .mh-row[data-id="{history.open}"]')
+    page.wait_for_function(
+        "() => document.querySelector('#toasts').textContent.includes('別のブラウザで対戦中')"
+    )
+    # The browser that plays it opens its own seat's view.
+    page.evaluate(f"localStorage.setItem('kobo.tokens', JSON.stringify([{OPEN_TOKEN!r}]))")
+    page.goto(history.url)
+    page.wait_for_selector("#start:not([hidden])")
     open_replay(page, history.open)
     assert replay_state(page)["seats"] == ["0"]
     assert page.is_disabled('#rp-seat .chip[data-value="all"]')

@@ -26,13 +26,15 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,9 +42,12 @@ from kessen.engine import registry
 from kessen.engine.contract import RulesError
 from kessen.server.hub import DEFAULT_PACE, Client, Full, Hub
 from kessen.server.limits import (
+    BURST,
     EVICT_AFTER,
     MAX_PACE,
     MAX_SESSIONS,
+    NOTICE_EVERY,
+    RATE,
     ConfigRefused,
     TokenBucket,
     bounded_pace,
@@ -172,6 +177,16 @@ def create_app(
     app.state.hub = hub
     app.state.allow = allow
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input: NaN is not JSON (a 500), and a huge input
+        # would come back whole. Where and what is wrong is enough.
+        detail = [
+            {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": e.get("type")}
+            for e in exc.errors()[:20]
+        ]
+        return JSONResponse({"detail": detail}, status_code=422)
+
     @app.get("/")
     async def index() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html")
@@ -264,7 +279,7 @@ def create_app(
         client = Client(ws, session.seat_of(token))
         hub.clients[game_id].add(client)
         bucket = TokenBucket()
-        warned = False
+        noticed = -NOTICE_EVERY
         try:
             await hub.send_state(session, client)
             while True:
@@ -272,17 +287,17 @@ def create_app(
                 if frame["type"] == "websocket.disconnect":
                     break
                 if not bucket.take():
-                    if not warned:  # one notice per flood; the excess is dropped, not queued
-                        warned = True
+                    now = time.monotonic()
+                    if now - noticed >= NOTICE_EVERY:  # one notice per flood, the rest dropped
+                        noticed = now
                         await ws.send_json(
                             error(
                                 "rate_limited",
-                                "too many messages: at most 20 a second (40 at once); "
-                                "the extra ones were dropped",
+                                f"too many messages: at most {RATE:g} a second ({BURST:g} at "
+                                "once); the extra ones were dropped, not queued",
                             )
                         )
                     continue
-                warned = False
                 if frame.get("text") is None:
                     await ws.send_json(
                         error("binary", "binary frames are not accepted; send JSON text")

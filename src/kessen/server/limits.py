@@ -28,6 +28,8 @@ RATE: Final = 20.0
 """Messages a second one WebSocket may send, on average."""
 BURST: Final = 40.0
 """Messages one WebSocket may send at once."""
+NOTICE_EVERY: Final = 1.0
+"""Seconds between two ``rate_limited`` notices to one connection (a flood gets one)."""
 MAX_PACE: Final = 30.0
 """The slowest COM pace, in seconds per action."""
 CLIENT_FORBIDDEN: Final = {

@@ -23,7 +23,16 @@ from __future__ import annotations
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
 
 MAX_MESSAGE = 4096
 MAX_DEPTH = 8
@@ -38,8 +47,8 @@ class Act(_Message):
     """Answer to the pending prompt ``prompt_id``."""
 
     type: Literal["act"]
-    prompt_id: int
-    action: Annotated[str, Field(min_length=1, max_length=200)]
+    prompt_id: StrictInt
+    action: Annotated[StrictStr, Field(min_length=1, max_length=200)]
 
 
 class Undo(_Message):
@@ -71,7 +80,7 @@ class ShowAll(_Message):
     """Spectator's "show all" switch."""
 
     type: Literal["show_all"]
-    on: bool
+    on: StrictBool
 
 
 class Ping(_Message):

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from starlette.exceptions import HTTPException
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -47,10 +49,6 @@ MAX_BODY: Final = 256 * 1024
 """The largest request body accepted (a new game with two inline decks is a few KB)."""
 
 _log = logging.getLogger(__name__)
-
-
-class TooLarge(Exception):
-    """A request body went over :data:`MAX_BODY` while it was read."""
 
 
 def _is_ip(host: str) -> bool:
@@ -206,9 +204,7 @@ class Guard:
     async def _http(self, scope: Scope, receive: Receive, send: Send, host: str) -> None:
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await self._refuse(
-                scope, send, 413, f"request body over {self.max_body} bytes is not accepted"
-            )
+            await self._refuse(scope, send, 413, f"request body over {self.max_body} bytes")
             return
         extra = [
             (b"content-security-policy", content_security_policy(host).encode("latin-1")),
@@ -224,8 +220,8 @@ class Guard:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise TooLarge
+                if seen > self.max_body:  # the route's own handling answers 413 with this
+                    raise HTTPException(413, f"request body over {self.max_body} bytes")
             return message
 
         async def headed(message: Message) -> None:
@@ -241,11 +237,6 @@ class Guard:
 
         try:
             await self.app(scope, counted, headed)
-        except TooLarge:
-            if not started:
-                await self._refuse(
-                    scope, headed, 413, f"request body over {self.max_body} bytes is not accepted"
-                )
         except Exception:
             _log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
             if not started:
