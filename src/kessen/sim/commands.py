@@ -392,6 +392,8 @@ def _decks(spec: str, ruleset: str) -> list[str | Json]:
             out.append(deck_to_json(load_deck(path, load_pool())))
         except (CardDataError, OSError, UnicodeDecodeError) as err:
             _fail(str(err))
+        except RecursionError:
+            _fail(f"{path}: nested too deeply to be a deck file")
     return out
 
 
