@@ -79,6 +79,8 @@ def test_the_defender_pays_surge_when_its_target_has_base_six() -> None:
     assert "surge 1" in legal(s) and "surge 2" not in legal(s)
     play(s, "surge 1", "accept")
     assert last(s, "result")["outcome"] == "target"
+    assert s.pending is not None and (s.pending.seat, s.pending.prompt) == (0, "order")
+    play(s, "log-out s7")  # the discarded stack's order comes before the vital loss
     assert s.pending is not None and (s.pending.seat, s.pending.prompt) == (0, "vital")
     play(s, "flip 1")
     assert s.hidden_vitals(0) == 2

@@ -39,9 +39,12 @@ def test_deck_one_downloads_one_and_deck_zero_downloads_none() -> None:
 
 
 def test_the_downloads_need_empty_charge_squares() -> None:
-    s = board(Side(hand=["sa"], pile=["c5", "c6"], charge=["s5", "s6", "s7", "s8"]), Side())
+    full = Side(hand=["sa"], pile=["c5", "c6"], charge=["s5", "s6", "s7", "s8"])
+    s = board(full, Side())
+    play(s, "done")  # no set-up: one empty charge square
     assert _drives(s) == []
-    play(s, "setup 1")
+    s = board(full, Side())
+    play(s, "setup 1", "done")
     assert "charge-drive sa 1" in _drives(s)
 
 

@@ -91,10 +91,10 @@ def test_strict_matrix_05_caps_deck_cards_at_three_per_turn() -> None:
     s = board(
         Side(hand=["sa", "s2", "s3"], pile=["c4", "c5", "c6", "c7", "c8"]),
         Side(),
-        config={"strictMatrix05": True},
+        config={"strictMatrix05": True, "setupAnytime": True},
     )
     play(s, "charge-drive sa 1")
     assert "charge-drive" not in verbs(s)  # two more downloads would make 4
-    play(s, "setup 1", "setup 2")
+    play(s, "setup 1", "setup 2")  # set up mid-window (setupAnytime): still no third drive
     assert hand(s, 0) == sorted(["s2", "s3", "c4", "c5"])
     assert "charge-drive" not in verbs(s)

@@ -11,7 +11,7 @@ from tests.twgp.harness import Side, board, play
 
 
 def test_an_opponents_download_and_set_up_name_no_card() -> None:
-    s = board(Side(hand=["sa"], pile=["c5", "c6"]), Side())
+    s = board(Side(hand=["sa"], pile=["c5", "c6"]), Side(), config={"setupAnytime": True})
     play(s, "charge-drive sa 1", "setup 1")
     theirs = s.view(1, "en")["log"]
     mine = s.view(0, "en")["log"]
@@ -68,5 +68,6 @@ def test_the_catalogue_lists_the_pack_and_the_switches() -> None:
         "weaponCache",
         "quickStart",
         "strictMatrix05",
+        "setupAnytime",
     }
     assert registry.get("twgp").catalog("en")["cards"]["sa"]["name"] == "Ace of Spades"

@@ -82,8 +82,8 @@ ROWS: list[list[str]] = [
     ["charge-drive s3 1", "attach sj 1"],
     # A14 direct; P2 interrupts with ♦3 face up and arms it with ♥Q ♦K; accept
     ["battle", "direct 1", "charge-drive d3 1", "attach hq 1", "attach dk 1", "accept"],
-    # (resolution 4 < 5) P1 ends the turn
-    ["end"],
+    # (resolution 4 < 5) P1 keeps its stack's order (§2.3) and ends the turn
+    ["log-out s3", "end"],
     # turn 2 (P2): P1 sets up ♣4 ♠9; P2 sets up ♥7 ♦A and re-actives ♦3
     ["setup 1", "setup 2", "setup 1", "setup 2", "reactive 1"],
     # A3 ♥2, A4 ♥4 on core ♦3 with material ♥2
@@ -106,10 +106,11 @@ ROWS: list[list[str]] = [
     ["setup 1", "setup 3", "battle", "direct 1"],
     # P1 interrupts with ♣3, then counter-drives ♠9 on the run ♠2 ♣3 ♣4 ♠5
     ["charge-drive c3 2", "counter-drive s9 s2 c4 s5"],
-    # resolves 6 < 9
-    ["accept", "end"],
-    # turn 5 (P1): A2 ♣2 and ♠9, A14 with ♠9 takes a vital
-    ["reactive 1", "reactive 2", "battle", "direct 2", "accept", "flip 1"],
+    # resolves 6 < 9; P2 keeps its stack's order, all five fit in the surge (§2.3)
+    ["accept", "log-out h4", "log-out d3", "log-out h2", "log-out hq", "end"],
+    # turn 5 (P1): P1 does not set up ♣7 (§2.9 #27: offered once, before its first other
+    # action); A2 ♣2 and ♠9, A14 with ♠9 takes a vital
+    ["done", "reactive 1", "reactive 2", "battle", "direct 2", "accept", "flip 1"],
 ]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from kessen import __version__
 from kessen.ai.levels import player_factories
 from kessen.engine import registry
 from kessen.engine.action import Action
@@ -13,6 +12,12 @@ from kessen.games.twgp.catalog import catalog
 from kessen.games.twgp.config import default_config
 from kessen.games.twgp.game import new_game
 from kessen.games.twgp.state import TwgpState
+
+__version__ = "0.2.0"
+"""The TWGP rules version, recorded with every match (``Replay.version``). Raised whenever a
+ruling changes how a recorded game plays back, so that ``kessen store check`` can name an older
+record as recorded under an earlier rules version. 0.2.0: set-up once at the build phase's
+start (twgp-trump.md §2.9 #27) and the owner's order of a discarded stack (§2.3)."""
 
 
 def _heuristic(seed: int) -> Player:

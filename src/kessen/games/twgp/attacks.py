@@ -208,10 +208,10 @@ def execute_gb_actions(state: TwgpState, seat: int) -> list[Action]:
     ]
 
 
-def apply_grid_blast(state: TwgpState, seat: int, action: Action) -> list[tuple[int, int]]:
+def apply_grid_blast(state: TwgpState, seat: int, action: Action) -> Resolution:
     """Execute: reveal and un-declare the opponent's stacks, discard those with pow ≤ g.
 
-    Returns the ``(seat, square)`` pairs whose weapon-cache decision is pending.
+    Returns what is left to decide: weapon caches and the orders of the discarded stacks.
     """
     square = int(action.args[0]) - 1
     stack = state.square(seat, square)
@@ -236,32 +236,36 @@ def apply_grid_blast(state: TwgpState, seat: int, action: Action) -> list[tuple[
         power=g,
         revealed=revealed,
     )
-    caches: list[tuple[int, int]] = []
+    done = Resolution()
     attack = state.attack
     for i, s in state.stacks(foe):
         if power(s) <= g:
             if attack is not None and attack.seat == foe and attack.attacker == i:
                 state.attack = attack._replace(cancelled=True)
-            if discard_stack(state, foe, i, "grid_blast"):
-                caches.append((foe, i))
+            done.discard(state, foe, i, "grid_blast")
     discard_charge(state, foe)
-    return caches
+    return done
 
 
 # --- resolution ----------------------------------------------------------------------------
 
 
 class Resolution:
-    """What a resolution leaves to do: vital losses (in order) and weapon-cache decisions."""
+    """What a resolution (or a G-blast) leaves to do: vital losses (in order), weapon-cache
+    decisions and the owners' orders of discarded stacks, ``(seat, cards)`` (§2.3)."""
 
     def __init__(self) -> None:
         self.losses: list[tuple[int, int]] = []
         self.caches: list[tuple[int, int]] = []
+        self.orders: list[tuple[int, tuple[int, ...]]] = []
 
     def discard(self, state: TwgpState, seat: int, square: int, why: str) -> None:
-        """Discard a stack, remembering a pending cache decision."""
-        if discard_stack(state, seat, square, why):
+        """Discard a stack, remembering a pending cache decision and its cards' order."""
+        cached, cards = discard_stack(state, seat, square, why)
+        if cached:
             self.caches.append((seat, square))
+        if len(cards) >= 2:
+            self.orders.append((seat, cards))
 
 
 def resolve(state: TwgpState) -> Resolution:

@@ -3,11 +3,12 @@
 A config is plain JSON data (it is stored in replays). Every key is optional; the defaults are
 the spec's. Switch keys keep the spec's names (``gridWidth``, ``jokers``, ``vitalEffect``,
 ``buildReload``, ``variantA``, ``variantB``, ``weaponCache``, ``quickStart``,
-``strictMatrix05``). Other keys: ``vitalWipe`` (with ``vitalEffect``: false keeps only the ban,
-a simulation row of §2.12), ``firstPlayer`` (0, 1 or null for random), ``turnLimit`` (200),
-``quietTurns`` (12) and ``builds``: per seat ``null`` (the player builds during the game) or a
-fixed build ``{"vitals": [3 slugs], "hand": [0-6 slugs], "aside": [slugs], "pile": [slugs]}``
-where ``pile`` (top card first, not shuffled) or ``aside`` may be left out.
+``strictMatrix05``, ``setupAnytime``). Other keys: ``vitalWipe`` (with ``vitalEffect``: false
+keeps only the ban, a simulation row of §2.12), ``firstPlayer`` (0, 1 or null for random),
+``turnLimit`` (200), ``quietTurns`` (12) and ``builds``: per seat ``null`` (the player builds
+during the game) or a fixed build
+``{"vitals": [3 slugs], "hand": [0-6 slugs], "aside": [slugs], "pile": [slugs]}`` where
+``pile`` (top card first, not shuffled) or ``aside`` may be left out.
 
 >>> parse_config({}).grid_width
 5
@@ -107,6 +108,13 @@ SWITCHES: tuple[Switch, ...] = (
         "各ターン、各自の山札から出るカードは3枚まで",
         "at most 3 deck cards leave a player's deck per turn",
     ),
+    Switch(
+        "setupAnytime",
+        False,
+        True,
+        "ターン・プレイヤーはビルド・ウィンドウ中いつでもセットアップできる（旧来の読み方）",
+        "the turn player may set up at any point of its build window (the earlier reading)",
+    ),
 )
 _BOOLS = {s.key for s in SWITCHES if isinstance(s.default, bool)} | {"vitalWipe"}
 _KEYS = {s.key for s in SWITCHES} | {
@@ -156,6 +164,7 @@ class TwgpConfig:
     weapon_cache: bool = False
     quick_start: bool = False
     strict_matrix05: bool = False
+    setup_anytime: bool = False
     first_player: int | None = None
     turn_limit: int = 200
     quiet_turns: int = 12
@@ -179,6 +188,7 @@ class TwgpConfig:
             "weaponCache": self.weapon_cache,
             "quickStart": self.quick_start,
             "strictMatrix05": self.strict_matrix05,
+            "setupAnytime": self.setup_anytime,
             "firstPlayer": self.first_player,
             "turnLimit": self.turn_limit,
             "quietTurns": self.quiet_turns,
@@ -300,6 +310,7 @@ def parse_config(raw: Mapping[str, Any]) -> TwgpConfig:
         weapon_cache=flag("weaponCache"),
         quick_start=flag("quickStart"),
         strict_matrix05=flag("strictMatrix05"),
+        setup_anytime=flag("setupAnytime"),
         first_player=first,
         turn_limit=int(limit),
         quiet_turns=int(quiet),

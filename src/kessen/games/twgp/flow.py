@@ -4,10 +4,14 @@
 to it; ``apply_action`` consumes an answer and advances again. Frames are tuples of plain
 values, so a state can be saved, cloned, replayed or searched at any decision.
 
-A turn is the frames ``turn_start`` → ``opp_setup`` (the opponent's set-up) → ``build_window``
-(the turn player's BUILD window, closed by ``battle``) → ``battle_window`` (closed by ``end``) →
+A turn is the frames ``turn_start`` → ``opp_setup`` (the opponent's set-up) → ``own_setup``
+(the turn player's set-up, before its first other action; §2.9 #27) → ``build_window`` (the turn
+player's BUILD window, closed by ``battle``; with ``setupAnytime`` there is no ``own_setup`` and
+the window offers set-ups instead) → ``battle_window`` (closed by ``end``) →
 ``turn_end``. An attack pushes ``resolve`` under the defender's ``response`` window (closed by
-``accept``); resolution pushes vital losses (:mod:`.vitals`) and weapon-cache decisions.
+``accept``); resolution pushes vital losses (:mod:`.vitals`), weapon-cache decisions and, on
+top, ``order`` frames: the owner of a discarded stack orders its cards where that can matter
+(§2.3), one ``log-out <card>`` at a time, before anything else happens.
 """
 
 from __future__ import annotations
@@ -38,15 +42,24 @@ from kessen.games.twgp.attacks import (
     recharge_actions,
     surge_pay_actions,
 )
+from kessen.games.twgp.cards import CARDS, by_slug
 from kessen.games.twgp.config import HAND_LIMIT
 from kessen.games.twgp.drives import counter_drive_actions, power_drive_actions
-from kessen.games.twgp.moves import log, log_out, slugs
+from kessen.games.twgp.moves import (
+    log,
+    log_out,
+    log_out_next,
+    order_cards,
+    order_open,
+    slugs,
+)
 from kessen.games.twgp.state import (
     BATTLE,
     BUILD,
     DIRECT,
     EMPTY,
     HAND,
+    ZONE_NAMES,
     Frame,
     TwgpState,
 )
@@ -78,11 +91,16 @@ def _step_turn_start(state: TwgpState, frame: Frame) -> Prompt | None:
     state.phase = BUILD
     seat = state.turn_player
     log(state, "turn", turn=state.turn, seat=seat)
-    state.stack += [("turn_end",), ("battle_window",), ("build_window",), ("opp_setup", 1 - seat)]
+    state.stack += [("turn_end",), ("battle_window",), ("build_window",)]
+    if not state.config.setup_anytime:
+        state.stack.append(("own_setup", seat))
+    state.stack.append(("opp_setup", 1 - seat))
     return None
 
 
 def _step_opp_setup(state: TwgpState, frame: Frame) -> Prompt | None:
+    """A set-up at the start of the build phase (frames ``opp_setup`` and ``own_setup``): the
+    seat moves charge cards into its hand, one per action, until ``done`` or a full hand."""
     seat = frame[1]
     if len(state.zone(seat, HAND)) < HAND_LIMIT and state.empty_charge(seat) < state.width:
         return (seat, "setup")
@@ -129,7 +147,7 @@ def _prompt_turn_player(kind: str) -> StepFn:
 def _legal_build(state: TwgpState, frame: Frame) -> list[Action]:
     seat = state.turn_player
     return [
-        *setup_actions(state, seat),
+        *(setup_actions(state, seat) if state.config.setup_anytime else []),
         *reactive_actions(state, seat),
         *charge_drive_actions(state, seat),
         *power_drive_actions(state, seat),
@@ -167,15 +185,21 @@ def _push_caches(state: TwgpState, caches: list[tuple[int, int]]) -> None:
         state.stack.append(("cache", seat, square))
 
 
+def _push_orders(state: TwgpState, orders: list[tuple[int, tuple[int, ...]]]) -> None:
+    for seat, cards in reversed(orders):
+        state.stack.append(("order", seat, cards))
+
+
 def _apply_inner(state: TwgpState, seat: int, action: Action) -> None:
     """Apply an inner action of any window (including an A11 G-blast)."""
     verb = action.verb
     if verb == "grid-blast":
-        caches = attacks.apply_grid_blast(state, seat, action)
+        done = attacks.apply_grid_blast(state, seat, action)
         attack = state.attack
         if attack is not None and attack.cancelled and state.stack[-1][0] == "response":
             state.stack.pop()  # nothing resolves: the attack is cancelled (§2.6.0)
-        _push_caches(state, caches)
+        _push_caches(state, done.caches)
+        _push_orders(state, done.orders)
     elif verb in drives.APPLY:
         drives.APPLY[verb](state, seat, action)
         attack = state.attack
@@ -249,6 +273,7 @@ def _step_resolve(state: TwgpState, frame: Frame) -> Prompt | None:
     for seat, count in reversed(done.losses):
         state.stack.append(("vloss", seat, count, ()))
     _push_caches(state, done.caches)
+    _push_orders(state, done.orders)
     return None
 
 
@@ -291,6 +316,30 @@ def _apply_cache(state: TwgpState, frame: Frame, action: Action) -> None:
         state.cache[cell] = ()
         log_out(state, seat, weapons)
     log(state, "cache", seat=seat, square=square + 1, cards=slugs(weapons), keep=action == KEEP)
+    if action == DROP and len(weapons) >= 2:
+        state.stack.append(("order", seat, weapons))
+
+
+def _step_order(state: TwgpState, frame: Frame) -> Prompt | None:
+    """The owner orders cards logged out together while that can matter (§2.3)."""
+    _, seat, cards = frame
+    if not order_open(state, seat, cards):
+        state.stack.pop()
+        return None
+    return (seat, "order")
+
+
+def _legal_order(state: TwgpState, frame: Frame) -> list[Action]:
+    _, seat, cards = frame
+    return [Action.of("log-out", CARDS[c].slug) for c in order_cards(state, seat, cards)]
+
+
+def _apply_order(state: TwgpState, frame: Frame, action: Action) -> None:
+    _, seat, cards = frame
+    card = by_slug(str(action.args[0])).id
+    zone = log_out_next(state, seat, cards, card)
+    log(state, "log_out", seat=seat, card=CARDS[card].slug, zone=ZONE_NAMES[zone])
+    state.stack[-1] = ("order", seat, order_cards(state, seat, cards)[1:])
 
 
 def _legal_reload16(state: TwgpState, frame: Frame) -> list[Action]:
@@ -318,6 +367,7 @@ _STEP: dict[str, StepFn] = {
     "deal": building.step_deal,
     "turn_start": _step_turn_start,
     "opp_setup": _step_opp_setup,
+    "own_setup": _step_opp_setup,
     "build_window": _prompt_turn_player("build_window"),
     "battle_window": _prompt_turn_player("battle_window"),
     "turn_end": _step_turn_end,
@@ -328,6 +378,7 @@ _STEP: dict[str, StepFn] = {
     "veffect": _step_veffect,
     "damage": _step_own("damage"),
     "cache": _step_own("cache"),
+    "order": _step_order,
     "reload16": _step_own("reload"),
     "dreload": _step_own("damage_reload"),
 }
@@ -335,6 +386,7 @@ _STEP: dict[str, StepFn] = {
 _DECIDE: dict[str, tuple[LegalFn, ApplyFn]] = {
     "build": (building.build_actions, building.apply_build),
     "opp_setup": (_legal_opp_setup, _apply_opp_setup),
+    "own_setup": (_legal_opp_setup, _apply_opp_setup),
     "build_window": (_legal_build, _apply_window),
     "battle_window": (_legal_battle, _apply_window),
     "response": (_legal_response, _apply_response),
@@ -343,6 +395,7 @@ _DECIDE: dict[str, tuple[LegalFn, ApplyFn]] = {
     "veffect": (vitals.effect_actions, vitals.apply_effect),
     "damage": (vitals.damage_actions, vitals.apply_damage),
     "cache": (_legal_cache, _apply_cache),
+    "order": (_legal_order, _apply_order),
     "reload16": (_legal_reload16, _apply_reload16),
     "dreload": (vitals.reload_actions, vitals.apply_reload),
 }

@@ -345,6 +345,25 @@ def _best_rank(r: Reading, actions: list[Action]) -> Action | None:
     return max(actions, key=score)
 
 
+def _order(r: Reading) -> Action | None:
+    """The order of a discarded stack (§2.3): without ``variantB`` the cards never come back,
+    so the listed order (unit, frames, weapons) is kept. With it the storage comes back as the
+    pile, so the surge gets first the cards least wanted back: big units before mid ones, then
+    weapons, and the charge-drivable units (base ≤03) last."""
+    options = r.of("log-out")
+    if not options or not r.config("variantB"):
+        return _first(options)
+
+    def worth_back(action: Action) -> tuple[int, int]:
+        cdef = by_slug(str(action.args[0]))
+        if cdef.kind == "weapon":
+            return (1, 0)
+        base = cdef.base or 0
+        return (2, base) if base <= 3 else (0, -base)
+
+    return min(options, key=worth_back)
+
+
 Handler = Callable[[HeuristicPlayer, Reading], Action | None]
 
 _HANDLERS: dict[str, Handler] = {
@@ -357,6 +376,7 @@ _HANDLERS: dict[str, Handler] = {
     "vital": HeuristicPlayer._vital,
     "effect": HeuristicPlayer._effect,
     "cache": lambda self, r: KEEP,
+    "order": lambda self, r: _order(r),
     "recharge": lambda self, r: max(r.of("recharge"), key=lambda a: _base(a.args[0]), default=None),
     "reload": _reload_frame,
     "damage_reload": lambda self, r: _first(r.of("reload-take")),

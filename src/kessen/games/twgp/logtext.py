@@ -165,6 +165,12 @@ _R: dict[str, Render] = {
         f"{w.poss(e['seat'])}チャージ札が捨札になった（{w.cards(e['cards'])}）。",
         f"{w.poss(e['seat'])} charge cards were discarded ({w.cards(e['cards'])}).",
     ),
+    "log_out": lambda w, e: w.say(
+        f"{w.who(e['seat'])}は{w.card(e['card'])}を次に"
+        + ("サージに置いた。" if e["zone"] == "surge" else "ストレージに置いた。"),
+        f"{w.who(e['seat'])} put {w.card(e['card'])} next into the "
+        + ("surge." if e["zone"] == "surge" else "storage."),
+    ),
     "cache": lambda w, e: w.say(
         f"{w.who(e['seat'])}はウェポン{w.cards(e['cards'])}を"
         + ("マスに残した。" if e["keep"] else "捨てた。"),

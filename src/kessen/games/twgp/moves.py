@@ -3,10 +3,15 @@
 Everything here changes the state directly and never asks a player; decisions are the frames'
 business (:mod:`.flow`). Discarding a stack may leave weapons in a cache (switch
 ``weaponCache``); the squares that need the owner's keep-or-drop decision are returned so that
-the caller can push those decisions in the right order.
+the caller can push those decisions in the right order. Likewise a discarded stack is logged
+out at once in the order unit, frames, weapons, and :func:`order_open` tells whether its owner
+must then be asked for another order (§2.3: "the owner chooses their order"); the owner's
+choices rearrange the cards among the places they took (:func:`log_out_next`).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from kessen.engine.log import NOBODY, Event
 from kessen.engine.poses import NO_MARK, Pose, Stack
@@ -184,11 +189,20 @@ def log_out(state: TwgpState, seat: int, cards: list[int] | tuple[int, ...]) -> 
     return to_surge
 
 
-def discard_stack(state: TwgpState, seat: int, square: int, why: str) -> bool:
+class Discarded(NamedTuple):
+    """What :func:`discard_stack` did: whether weapons wait in a cache for the owner's
+    keep-or-drop decision, and the cards logged out (in the order they were placed)."""
+
+    cached: bool
+    cards: tuple[int, ...]
+
+
+def discard_stack(state: TwgpState, seat: int, square: int, why: str) -> Discarded:
     """Discard the whole stack in the square (unit, frames, weapons, in that order).
 
-    With ``weaponCache`` the weapons stay in the emptied square for now, and ``True`` is
-    returned: the owner must then decide to keep or drop them.
+    With ``weaponCache`` the weapons stay in the emptied square for now (``cached``): the owner
+    must then decide to keep or drop them. The caller asks the owner for the order of the
+    logged-out ``cards`` where :func:`order_open` says it can matter.
     """
     stack = state.square(seat, square)
     assert stack is not None
@@ -210,7 +224,45 @@ def discard_stack(state: TwgpState, seat: int, square: int, why: str) -> bool:
         why=why,
         cached=slugs(stack.attached) if keep else [],
     )
-    return keep
+    return Discarded(keep, tuple(cards))
+
+
+def order_slots(state: TwgpState, seat: int, cards: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The places ``cards`` (logged out together) took, as ``(zone, index)``, in the order a
+    log-out fills them: the surge's first, then the storage's."""
+    out: list[tuple[int, int]] = []
+    for zone in (SURGE, STORAGE):
+        cells = state.zone(seat, zone)
+        out += sorted((zone, cells.index(c)) for c in cards if c in cells)
+    return out
+
+
+def order_open(state: TwgpState, seat: int, cards: tuple[int, ...]) -> bool:
+    """True if the order of ``cards``, logged out together, can still matter: at least two of
+    them, and at least one in the surge (which of them sit there, and which leave it first when
+    surge is spent; the storage's order never matters, a ``variantB`` refill shuffles it)."""
+    surge = state.zone(seat, SURGE)
+    return len(cards) >= 2 and any(c in surge for c in cards)
+
+
+def log_out_next(state: TwgpState, seat: int, cards: tuple[int, ...], card: int) -> int:
+    """The owner's next choice: ``card`` takes the first of the places ``cards`` took (the one
+    there moves to ``card``'s place). Returns the zone of that place (surge or storage)."""
+    slots = order_slots(state, seat, cards)
+    zone, index = slots[0]
+    for other_zone, other_index in slots:
+        if state.zone(seat, other_zone)[other_index] == card:
+            first = state.zone(seat, zone)
+            there = state.zone(seat, other_zone)
+            first[index], there[other_index] = card, first[index]
+            return zone
+    raise ValueError(f"{slug(card)} is not among the cards being logged out")
+
+
+def order_cards(state: TwgpState, seat: int, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """``cards`` in the order of the places they took (see :func:`order_slots`)."""
+    slots = order_slots(state, seat, cards)
+    return tuple(state.zone(seat, zone)[index] for zone, index in slots)
 
 
 def discard_charge(state: TwgpState, seat: int) -> None:

@@ -17,7 +17,7 @@ from kessen.engine.contract import Json
 from kessen.engine.poses import Stack
 from kessen.games.twgp.cards import CARDS, card_text
 from kessen.games.twgp.config import VITALS
-from kessen.games.twgp.moves import power
+from kessen.games.twgp.moves import order_cards, power
 from kessen.games.twgp.state import (
     ASIDE,
     ATTACK_NAMES,
@@ -169,6 +169,10 @@ def _context(state: TwgpState, lang: str) -> Json:
             "square": square + 1,
             "weapons": _cards(state.cache[seat * state.width + square], lang),
         }
+    if kind == "order":
+        seat, ordered = frame[1], order_cards(state, frame[1], frame[2])
+        surge = state.zone(seat, SURGE)
+        return {"cards": _cards(ordered, lang), "surge": sum(1 for c in ordered if c in surge)}
     if kind in ("build_window", "battle_window", "response"):
         from kessen.games.twgp.actions import TOGGLE_CAP
 

@@ -165,9 +165,18 @@ def _wipe(state: TwgpState, chooser: int, rank: int) -> None:
         return
     state.wipe_used[chooser] = True
     log(state, "wipe", seat=chooser, rank=rank, squares=[[s, i + 1] for s, i in hits])
+    caches: list[Frame] = []
+    orders: list[Frame] = []
     for s, i in hits:
-        if discard_stack(state, s, i, "wipe"):
-            state.stack.append(("cache", s, i))
+        cached, cards = discard_stack(state, s, i, "wipe")
+        if cached:
+            caches.append(("cache", s, i))
+        if len(cards) >= 2:
+            orders.append(("order", s, cards))
+    # decided in discard order: the owners order the discarded stacks first (§2.3), then the
+    # weapon caches
+    state.stack += reversed(caches)
+    state.stack += reversed(orders)
 
 
 # --- the damage routine --------------------------------------------------------------------

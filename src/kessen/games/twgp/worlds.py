@@ -377,21 +377,26 @@ def _losses(log: Sequence[Json], result_at: int) -> list[tuple[int, int]]:
     return []
 
 
-def _cache_frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Frame]:
-    """The frames of a weapon-cache decision: the undecided caches over what discarded them."""
-    undecided: list[tuple[int, int]] = []
-    trigger = -1
-    for index in range(len(log) - 1, -1, -1):
-        entry = log[index]
-        kind = entry["kind"]
-        if kind in ("result", "grid_blast", "wipe"):
-            trigger = index
-            break
-    if trigger < 0:
-        raise WorldError("a weapon-cache decision without the event that discarded the stack")
+_DISCARDING = ("result", "grid_blast", "wipe")
+"""Log kinds after which stacks are discarded and decisions about them may wait."""
+
+
+def _last_discarding(log: Sequence[Json], before: int | None = None) -> int:
+    """The index of the latest event that discarded stacks (before ``before``)."""
+    end = len(log) if before is None else before
+    for index in range(end - 1, -1, -1):
+        if log[index]["kind"] in _DISCARDING:
+            return index
+    raise WorldError("a decision about discarded cards without the event that discarded them")
+
+
+def _undecided_caches(log: Sequence[Json], trigger: int) -> list[tuple[int, int]]:
+    """``(seat, square)`` of the weapon caches left since ``trigger`` whose keep-or-drop
+    decision is still to come, in the order they were left."""
     decided: list[tuple[int, int]] = [
         (int(e["seat"]), int(e["square"])) for e in log[trigger:] if e["kind"] == "cache"
     ]
+    undecided: list[tuple[int, int]] = []
     for entry in log[trigger:]:
         if entry["kind"] == "discard" and entry.get("cached"):
             key = (int(entry["seat"]), int(entry["square"]))
@@ -399,9 +404,11 @@ def _cache_frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Fra
                 decided.remove(key)
             else:
                 undecided.append(key)
-    pending = view["pending"]
-    if not undecided or undecided[0] != (pending["seat"], pending["context"]["square"]):
-        raise WorldError("the weapon-cache decisions in the log do not match the prompt")
+    return undecided
+
+
+def _below_discards(state: TwgpState, log: Sequence[Json], trigger: int) -> list[Frame]:
+    """The frames under the decisions that the discarding event at ``trigger`` left."""
     kind = log[trigger]["kind"]
     below: list[Frame]
     if kind == "result":
@@ -417,7 +424,51 @@ def _cache_frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Fra
         below = [*_TURN_BASE, ("damage", loser, 0, 0)]
     else:
         below = _window_frames(state)
+    return below
+
+
+def _cache_frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Frame]:
+    """The frames of a weapon-cache decision: the undecided caches over what discarded them."""
+    trigger = _last_discarding(log)
+    undecided = _undecided_caches(log, trigger)
+    pending = view["pending"]
+    if not undecided or undecided[0] != (pending["seat"], pending["context"]["square"]):
+        raise WorldError("the weapon-cache decisions in the log do not match the prompt")
+    below = _below_discards(state, log, trigger)
     return below + [("cache", s, q - 1) for s, q in reversed(undecided)]
+
+
+def _order_frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Frame]:
+    """The frames of an order decision (§2.3): the current stack's cards still to order, the
+    discarded stacks after it, then the undecided caches and what discarded them."""
+    pending = view["pending"]
+    seat: int = pending["seat"]
+    current = tuple(by_slug(c["slug"]).id for c in pending["context"]["cards"])
+    last = len(log) - 1
+    while last >= 0 and log[last]["kind"] not in (*_DISCARDING, "cache"):
+        last -= 1
+    if last < 0:
+        raise WorldError("an order decision without the event that discarded the cards")
+    groups: list[tuple[int, tuple[int, ...]]]
+    if log[last]["kind"] == "cache":  # dropped weapons, after the stacks were ordered
+        trigger = _last_discarding(log, last)
+        entry = log[last]
+        groups = [(int(entry["seat"]), tuple(by_slug(c).id for c in entry["cards"]))]
+    else:
+        trigger = last
+        groups = [
+            (int(e["seat"]), tuple(by_slug(c).id for c in e["cards"]))
+            for e in log[trigger:]
+            if e["kind"] == "discard" and len(e["cards"]) >= 2
+        ]
+    at = next((k for k, (s, cards) in enumerate(groups) if s == seat and current[0] in cards), None)
+    if at is None or not set(current) <= set(groups[at][1]):
+        raise WorldError("the order decision does not match the discards in the log")
+    undecided = _undecided_caches(log, trigger)
+    frames = _below_discards(state, log, trigger)
+    frames += [("cache", s, q - 1) for s, q in reversed(undecided)]
+    frames += [("order", s, cards) for s, cards in reversed(groups[at + 1 :])]
+    return [*frames, ("order", seat, current)]
 
 
 def _frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Frame]:
@@ -429,7 +480,12 @@ def _frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Frame]:
     if prompt == "build":
         return [("deal",), ("build", 1), ("build", 0)] if seat == 0 else [("deal",), ("build", 1)]
     if prompt == "setup":
-        return [*_TURN_BASE, ("build_window",), ("opp_setup", seat)]
+        below: list[Frame] = [*_TURN_BASE, ("build_window",)]
+        if seat == view["turn_player"]:
+            return [*below, ("own_setup", seat)]
+        if not state.config.setup_anytime:
+            below.append(("own_setup", 1 - seat))  # the turn player's set-up comes next
+        return [*below, ("opp_setup", seat)]
     if prompt == "build_window":
         return [*_TURN_BASE, ("build_window",)]
     if prompt == "battle_window":
@@ -455,6 +511,8 @@ def _frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Frame]:
         return [*_TURN_BASE, ("damage", seat, finished, RELOAD), ("dreload", seat, context["put"])]
     if prompt == "cache":
         return _cache_frames(state, view, log)
+    if prompt == "order":
+        return _order_frames(state, view, log)
     raise WorldError(f"unknown prompt {prompt!r}")
 
 
@@ -490,7 +548,7 @@ EPSILON = 0.1
 #: Prompts the search leaves to the heuristic COM outright: the build (dozens of choices of a
 #: plan), taking charge cards at the opponent's turn start, and small bookkeeping decisions.
 ROUTINE_PROMPTS = frozenset(
-    {"build", "setup", "cache", "recharge", "reload", "damage_reload", "vital", "effect"}
+    {"build", "setup", "cache", "order", "recharge", "reload", "damage_reload", "vital", "effect"}
 )
 
 
