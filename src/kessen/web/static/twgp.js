@@ -74,12 +74,15 @@ const TX = {
     step_rebuild: 'リ=ビルド', step_reactive: 'リ=アクティヴ',
     pt_build: '構築', pt_setup: 'セットアップ', pt_build_window: 'ビルド・ウィンドウ', pt_battle_window: 'バトル・ウィンドウ',
     pt_response: '応答ウィンドウ', pt_recharge: 'リ=チャージ', pt_vital: 'ヴァイタル失効', pt_effect: 'ヴァイタル効果',
-    pt_damage: 'ダメージ・ルーティン', pt_cache: 'ウェポンの扱い', pt_reload: 'リロード', pt_damage_reload: 'リ=ロード',
+    pt_damage: 'ダメージ・ルーティン', pt_cache: 'ウェポンの扱い', pt_order: '捨札の順番', pt_reload: 'リロード', pt_damage_reload: 'リ=ロード',
     pr_build_vitals: 'ヴァイタルにするカードを選んでください（あと{n}枚）。ヴァイタルは裏向きで置かれ、相手には見えません。',
     pr_build_aside: 'ゲームで使わないカードを選んでください（あと{n}枚）。',
     pr_build_hand: '初期手札にするカードを選んでください（いま{n}枚、6枚まで）。「構築を終える」で残りが山札になります。',
     pr_setup: '相手のターンの始め：チャージのカードを手札にできます（手札は6枚まで）。',
-    pr_build_window: 'ビルド・フェイズ：召喚・ウェポン・セットアップ・リ=アクティヴなどを好きな順に。終えたら「バトル・フェイズへ」。',
+    pr_setup_own: 'ビルド・フェイズの始め：チャージのカードを手札にできます（手札は6枚まで）。ほかの行動をする前の、このときだけです。',
+    pr_build_window: 'ビルド・フェイズ：召喚・ウェポン・リ=アクティヴなどを好きな順に。終えたら「バトル・フェイズへ」。',
+    pr_build_window_anytime: 'ビルド・フェイズ：召喚・ウェポン・セットアップ・リ=アクティヴなどを好きな順に。終えたら「バトル・フェイズへ」。',
+    pr_order: '捨札になったスタックのカード（{list}）の順番を決めます。次にサージへ置くカードを選んでください（サージに入るのはあと{n}枚、残りはストレージへ）。',
     pr_battle_window: 'バトル・フェイズ：攻撃を宣言するか、召喚などを続けるか、ターンを終えます。',
     pr_response: '相手の攻撃に応答できます。終えたら「応戦する」で攻撃が解決します。',
     pr_recharge: 'チャージ・ブーストの不足分を手札からリ=チャージします（あと{n}枚）。',
@@ -108,6 +111,7 @@ const TX = {
     a_flip: 'ヴァイタル{n}（{c}）を失効させる', a_effect: 'ヴァイタル{n}（{c}）をヴァイタル効果に',
     a_reload: 'リ=ロード：{c} を山札の下へ', a_shuffle: '山札をシャッフル', a_full_charge: 'フル=チャージ：{n}枚ダウンロード',
     a_keep_weapons: 'ウェポンをマスに残す', a_drop_weapons: 'ウェポンを捨てる',
+    a_log_out: '{c} を次にサージへ', a_log_out_storage: '{c} を次にストレージへ', s_log_out: '{c} を先に捨札へ',
     a_reload_bottom: '{c} を山札の下へ', a_reload_take: '山札の上から{n}枚取る',
     s_vital: '{c} をヴァイタルに', s_aside: '{c} をゲーム外に', s_hand: '{c} を初期手札に', s_done: '終える',
     s_setup: 'チャージ{n}を手札に', s_reactive: 'マス{n}をリ=アクティヴ', s_charge_drive: '{c} をマス{n}にチャージ召喚',
@@ -176,12 +180,15 @@ const TX = {
     step_rebuild: 're-build', step_reactive: 're-active',
     pt_build: 'Building', pt_setup: 'Set-up', pt_build_window: 'Build window', pt_battle_window: 'Battle window',
     pt_response: 'Response window', pt_recharge: 'Re-charge', pt_vital: 'Losing vitals', pt_effect: 'Vital effect',
-    pt_damage: 'Damage routine', pt_cache: 'Weapons left behind', pt_reload: 'Reload', pt_damage_reload: 'Reload',
+    pt_damage: 'Damage routine', pt_cache: 'Weapons left behind', pt_order: 'Order of a discard', pt_reload: 'Reload', pt_damage_reload: 'Reload',
     pr_build_vitals: 'Choose your vitals ({n} more). They lie face down; the opponent cannot see them.',
     pr_build_aside: 'Choose cards to leave out of the game ({n} more).',
     pr_build_hand: 'Choose your starting hand ({n} so far, at most 6). "Finish building" makes the rest your pile.',
     pr_setup: "At the start of the opponent's turn you may move charge cards into your hand (at most 6).",
-    pr_build_window: 'Build phase: summon, attach weapons, set up, re-active… in any order. Then go to the battle phase.',
+    pr_setup_own: 'Start of your build phase: you may move charge cards into your hand (at most 6), only now, before any other action.',
+    pr_build_window: 'Build phase: summon, attach weapons, re-active… in any order. Then go to the battle phase.',
+    pr_build_window_anytime: 'Build phase: summon, attach weapons, set up, re-active… in any order. Then go to the battle phase.',
+    pr_order: "Order the discarded stack's cards ({list}): choose the card that goes next into the surge ({n} more fit there; the rest go to the storage).",
     pr_battle_window: 'Battle phase: declare an attack, keep building, or end the turn.',
     pr_response: "Answer the opponent's attack. Accept to let it resolve.",
     pr_recharge: 'The boost needs more downloads: re-charge hand cards ({n} more).',
@@ -210,6 +217,7 @@ const TX = {
     a_flip: 'Lose vital {n} ({c})', a_effect: 'Vital {n} ({c}) becomes the vital effect',
     a_reload: 'Reload: {c} to the pile bottom', a_shuffle: 'Shuffle the pile', a_full_charge: 'Full-charge: download {n}',
     a_keep_weapons: 'Keep the weapons in the square', a_drop_weapons: 'Discard the weapons',
+    a_log_out: 'Put {c} next into the surge', a_log_out_storage: 'Put {c} next into the storage', s_log_out: 'Discard {c} next',
     a_reload_bottom: '{c} to the pile bottom', a_reload_take: 'Take {n} from the pile top',
     s_vital: '{c} as a vital', s_aside: 'Set {c} aside', s_hand: '{c} into the hand', s_done: 'Done',
     s_setup: 'Set up charge {n}', s_reactive: 'Re-active square {n}', s_charge_drive: 'Charge-drive {c} into square {n}',
@@ -248,6 +256,7 @@ const GROUP_FOLD = 8;
 const GROUPS = ['flow', 'build', 'vital', 'charge', 'summon', 'weapon', 'pose', 'attack', 'surge', 'other'];
 const GROUP_OF = {
   battle: 'flow', end: 'flow', accept: 'flow', done: 'flow', 'keep-weapons': 'flow', 'drop-weapons': 'flow',
+  'log-out': 'flow',
   'reload-take': 'flow', shuffle: 'charge',
   vital: 'build', aside: 'build', hand: 'build',
   flip: 'vital', effect: 'vital',
@@ -362,7 +371,7 @@ function refsOf(action, v) {
     case 'weapon-move': { const n = weaponSquare(v, mine, args[0]); return [...(n ? [sq(n)] : []), sq(args[1])]; }
     case 'assault': case 'surge-assault': case 'boost': return [sq(args[0]), sq(args[1], opp)];
     case 'direct': return [sq(args[0]), `vg:${opp}`];
-    case 'surge': return [`surge:${mine}`];
+    case 'surge': case 'log-out': return [`surge:${mine}`];
     case 'recharge': case 'reload': case 'reload-bottom': return [hand(args[0])];
     case 'flip': case 'effect': return [`v:${mine}:${args[0]}`];
     case 'full-charge': case 'shuffle': case 'reload-take': return [`pile:${mine}`];
@@ -438,6 +447,7 @@ function actionLabel(action, v) {
     case 'full-charge': return tx('a_full_charge', { n: a[0] });
     case 'keep-weapons': return tx('a_keep_weapons');
     case 'drop-weapons': return tx('a_drop_weapons');
+    case 'log-out': return tx((p.context || {}).surge > 0 ? 'a_log_out' : 'a_log_out_storage', { c: c(a[0]) });
     case 'reload-bottom': return tx('a_reload_bottom', { c: c(a[0]) });
     case 'reload-take': return tx('a_reload_take', { n: a[0] });
     default: return action;
@@ -476,6 +486,7 @@ export function actionText(action) {
     case 'full-charge': return tx('a_full_charge', { n: a[0] });
     case 'keep-weapons': return tx('a_keep_weapons');
     case 'drop-weapons': return tx('a_drop_weapons');
+    case 'log-out': return tx('s_log_out', { c: c(a[0]) });
     case 'reload-bottom': return tx('a_reload_bottom', { c: c(a[0]) });
     case 'reload-take': return tx('a_reload_take', { n: a[0] });
     default: return action;
@@ -498,6 +509,9 @@ function promptText(v) {
       return tx('pr_build_hand', { n: mine.hand.count });
     }
     case 'recharge': return tx('pr_recharge', { n: ctx.left ?? '' });
+    case 'setup': return tx(p.seat === v.turn_player ? 'pr_setup_own' : 'pr_setup');
+    case 'build_window': return tx(v.config.setupAnytime ? 'pr_build_window_anytime' : 'pr_build_window');
+    case 'order': return tx('pr_order', { list: (ctx.cards || []).map((x) => label(x.slug)).join(S.settings.lang === 'en' ? ', ' : '・'), n: ctx.surge ?? 0 });
     case 'vital': return tx('pr_vital', { n: ctx.count ?? 1 });
     default: return TX.ja[`pr_${p.prompt}`] ? tx(`pr_${p.prompt}`) : '';
   }
