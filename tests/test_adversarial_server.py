@@ -669,7 +669,7 @@ def test_a_running_match_shows_only_its_players_own_seat(srv: Any) -> None:
 
 
 def test_origin_and_host_allow_lists(srv: Any) -> None:
-    url, _app, _ = srv
+    url, app, _ = srv
     game = first_mover(url)
     port = url.rsplit(":", 1)[1]
     for origin in (
@@ -703,6 +703,14 @@ def test_origin_and_host_allow_lists(srv: Any) -> None:
         assert refused.value.response.status_code == 400
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"):
         assert httpx.get(f"{url}/api/meta", headers={"host": host}, timeout=10).status_code == 200
+    # A page of another origin cannot start games either (no cross-site request forgery).
+    count = len(hub_of(app).sessions)
+    TALLY["inputs"] += 1
+    forged = httpx.post(f"{url}/api/games", json={}, headers={"origin": "http://evil.example"})
+    assert forged.status_code == 403 and "Origin" in forged.json()["detail"]
+    assert len(hub_of(app).sessions) == count
+    own = httpx.post(f"{url}/api/games", json={"pace": SLOW}, headers={"origin": url})
+    assert own.status_code == 200
     alive(url)
 
 

@@ -13,6 +13,8 @@
   the port is not known) nor an ``--allow-origin`` is refused with 403. Browsers always send
   ``Origin`` on a WebSocket handshake, so a handshake without one comes from a program (tests,
   scripts) and passes: it could as well have sent any Origin it liked.
+  The same check refuses a request that changes something (``POST`` and the like) sent by a
+  page of another origin (cross-site request forgery).
 - **Headers** on every HTTP response: a ``Content-Security-Policy`` that allows only the
   server's own scripts, styles, images and connections (no inline script, no framing),
   ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY`` and
@@ -202,6 +204,14 @@ class Guard:
         await self._http(scope, receive, send, host or "")
 
     async def _http(self, scope: Scope, receive: Receive, send: Send, host: str) -> None:
+        origin = _header(scope, b"origin")
+        unsafe = scope.get("method") not in ("GET", "HEAD", "OPTIONS")
+        if unsafe and origin is not None and not self.allow.origin_ok(origin):
+            _log.warning("refused a %s from origin %r", scope.get("method"), origin)
+            await self._refuse(
+                scope, send, 403, f"Origin {origin!r} may not start or continue games here"
+            )
+            return
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await self._refuse(scope, send, 413, f"request body over {self.max_body} bytes")

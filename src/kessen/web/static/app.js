@@ -76,6 +76,9 @@ const I18N = {
     boundary: 'ここより前には戻れません', step: 'ステップ {step} / {steps}',
     err_refused: '受け付けられませんでした', err_malformed: '不正なメッセージ', err_invalid: '不正なメッセージ',
     err_too_large: 'メッセージが大きすぎます', err_unknown_game: '対戦が見つかりません',
+    err_evicted: 'この対戦は終了し、サーバーから閉じられました（対戦記録から見られます）',
+    err_rate_limited: '操作が多すぎます。少し待ってください', err_too_deep: '不正なメッセージ',
+    err_binary: '不正なメッセージ', err_internal: 'サーバーエラー',
     err_start: '対戦を開始できません', err_network: '接続エラー', err_generic: 'エラー',
     dismiss: '閉じる', named: '指名済み：{list}', chosen_attackers: '攻撃キャラ：{list}（合計Lv{total}）',
     cap_note: '2体以上で攻撃するときは、合計Lvが攻撃対象のLv＋1以下でなければなりません。',
@@ -202,6 +205,9 @@ const I18N = {
     boundary: 'Undo stops here', step: 'Step {step} / {steps}',
     err_refused: 'Refused', err_malformed: 'Invalid message', err_invalid: 'Invalid message',
     err_too_large: 'Message too large', err_unknown_game: 'Game not found',
+    err_evicted: 'This match has ended and was closed on the server (see the match history)',
+    err_rate_limited: 'Too many actions: wait a moment', err_too_deep: 'Invalid message',
+    err_binary: 'Invalid message', err_internal: 'Server error',
     err_start: 'Could not start the match', err_network: 'Connection error', err_generic: 'Error',
     dismiss: 'Dismiss', named: 'Named: {list}', chosen_attackers: 'Attackers: {list} (total Lv {total})',
     cap_note: "With two or more attackers, their total Lv may be at most the target's Lv + 1.",
@@ -599,7 +605,7 @@ function connect() {
     S.opsSig = '';
     document.body.dataset.conn = 'closed';
     scheduleRender();
-    if (ev.code === 4404 || !S.game) return;
+    if (ev.code === 4404 || ev.code === 4410 || !S.game) return; // no such game / closed after its end
     scheduleReconnect();
   };
   ws.onerror = () => { /* onclose follows */ };
@@ -629,9 +635,9 @@ function disconnect() {
 function onError(msg) {
   S.awaiting = null;
   S.opsSig = '';
-  if (msg.code === 'unknown_game') {
+  if (msg.code === 'unknown_game' || msg.code === 'evicted') {
     leaveGame();
-    toast(t('err_unknown_game'), msg.message, 'error');
+    toast(t(`err_${msg.code}`), msg.message, 'error');
     return;
   }
   const key = `err_${msg.code}`;
