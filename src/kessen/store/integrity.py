@@ -104,6 +104,10 @@ class Divergence:
     illegal_step: int | None = None
     lost: bool = False
     """The record can never replay (``reason`` says why); no card is to blame."""
+    recorded_version: str = ""
+    """The ruleset's rules version when the record was made (``Replay.version``)."""
+    current_version: str = ""
+    """The ruleset's rules version now."""
 
     @property
     def cards(self) -> list[str]:
@@ -120,6 +124,13 @@ class Divergence:
         if self.lost:
             return self.reason
         lines = [f"the record diverges at step {self.step} ({self.reason})"]
+        if self.recorded_version and self.recorded_version != self.current_version:
+            older = _older(self.recorded_version, self.current_version)
+            when = "an earlier" if older else "another"
+            lines.append(
+                f"recorded under {when} rules version, {self.recorded_version} (now "
+                f"{self.current_version}): rulings made since then can change how it plays"
+            )
         if self.checkpoint >= 0:
             lines.append(f"last step that still matched the record: step {self.checkpoint}")
         if self.event_step is not None:
@@ -152,8 +163,18 @@ class Divergence:
             ],
             "illegal_step": self.illegal_step,
             "lost": self.lost,
+            "recorded_version": self.recorded_version,
+            "current_version": self.current_version,
             "cards": self.cards,
         }
+
+
+def _older(recorded: str, current: str) -> bool:
+    """Whether rules version ``recorded`` (dotted numbers) comes before ``current``."""
+    try:
+        return tuple(map(int, recorded.split("."))) < tuple(map(int, current.split(".")))
+    except ValueError:
+        return False
 
 
 def _strings(value: Any) -> Iterable[str]:
@@ -280,6 +301,8 @@ def diagnose(
         mentioned=mentioned,
         changed=changed,
         illegal_step=illegal,
+        recorded_version=replay.version,
+        current_version=registry.get(replay.ruleset).version,
     )
 
 
