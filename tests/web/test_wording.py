@@ -5,6 +5,7 @@ notes, which speak of the game for a TWGP record (single games) and of the match
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -113,7 +114,11 @@ def _record(ruleset: str, config: Json, seed: int, steps: int | None = None) -> 
         players={"0": "human", "1": "heuristic"},
         source="server",
         outcome=state.outcome if state.pending is None else None,
+        meta={"tokens": {PLAYER_TOKEN: 0}},  # the pages below are the player's browser
     )
+
+
+PLAYER_TOKEN = "token-of-the-browser-that-played"
 
 
 @dataclass
@@ -142,6 +147,8 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Records]:
 
 def _open(context: Any, url: str) -> tuple[Any, list[str]]:
     page = context.new_page()
+    # The browser that played the records: its token opens its own seat of an unfinished one.
+    page.add_init_script(f"localStorage.setItem('kobo.tokens', '{json.dumps([PLAYER_TOKEN])}')")
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
