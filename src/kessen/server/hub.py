@@ -69,6 +69,8 @@ class Hub:
     """When each finished session was first seen finished (monotonic seconds)."""
     gone: OrderedDict[str, tuple[int | None, frozenset[str]]] = field(default_factory=OrderedDict)
     """Evicted sessions: their record's match id and their tokens."""
+    closing: set[asyncio.Task[None]] = field(default_factory=set)
+    """Connections of evicted sessions being told and closed."""
 
     def add(self, session: Session) -> None:
         """Register a session and start driving its COM seats; :class:`Full` if there is no
@@ -196,9 +198,9 @@ class Hub:
             self.gone.popitem(last=False)
         message = error("evicted", self.evicted_message(session_id) + f" ({why})")
         for client in self.clients.pop(session_id, set()):
-            with contextlib.suppress(Exception):
-                task = asyncio.get_running_loop().create_task(_close(client.ws, message))
-                task.add_done_callback(lambda t: t.exception())
+            closing = asyncio.get_running_loop().create_task(_close(client.ws, message))
+            self.closing.add(closing)  # held until done (the loop keeps only weak references)
+            closing.add_done_callback(self.closing.discard)
         _log.info("session %s evicted: %s", session_id, why)
 
     def evicted_message(self, session_id: str) -> str:
