@@ -294,3 +294,9 @@ def test_numeric_options_out_of_range_are_refused(argv: tuple[str, ...]) -> None
     result = invoke(*argv, "--no-store", "--no-browser") if argv[0] == "play" else invoke(*argv)
     assert result.exit_code == 2, result.output
     assert argv[1] in result.output
+
+
+@pytest.mark.parametrize("origin", ["evil", "javascript:alert(1)", "http://a.b:99999", "ftp://x"])
+def test_play_refuses_an_added_origin_that_is_no_origin(origin: str) -> None:
+    result = invoke("play", "--allow-origin", origin, "--no-store", "--no-browser")
+    refused(result, 2, "--allow-origin", "origin")

@@ -40,6 +40,7 @@ from kessen.games.kobo.text import card_text, kind_label
 from kessen.games.twgp.commands import twgp_app
 from kessen.server.app import DEFAULT_PACE
 from kessen.server.run import DEFAULT_PORT, PortInUseError, serve
+from kessen.server.security import normalize_origin
 from kessen.sim.commands import mount as mount_sim_and_store
 from kessen.store.db import SchemaError
 from kessen.store.exchange import replay_record
@@ -334,12 +335,28 @@ def play(
     no_store: Annotated[
         bool, typer.Option("--no-store", help="Record nothing (no match history, no resume).")
     ] = False,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            help="Another origin (scheme://host:port) whose pages may open game connections "
+            "and send requests; repeatable. The server's own origins are always allowed.",
+        ),
+    ] = None,
 ) -> None:
     """Play Kōbō in the browser: start the game server on 127.0.0.1 and open the page.
 
     Every match is recorded in the match store; unfinished matches against COM resume when
-    the server is started again.
+    the server is started again. Pages of other sites can neither open a game connection nor
+    reach the API (Origin and Host allow-lists), unless an origin is added with
+    ``--allow-origin``.
     """
+    origins = list(allow_origin or [])
+    for origin in origins:
+        try:
+            normalize_origin(origin)
+        except ValueError as err:
+            _fail(f"--allow-origin: {err}")
     store = None
     if not no_store:
         # One server per store (its lock), every page readable, writable: else refuse now.
@@ -348,7 +365,7 @@ def play(
         except (SchemaError, StoreError, OSError) as err:
             _fail(f"cannot open the match store: {err}")
     try:
-        serve(port=port, pace=pace, open_browser=not no_browser, store=store)
+        serve(port=port, pace=pace, open_browser=not no_browser, store=store, allow_origins=origins)
     except PortInUseError as err:
         _fail(str(err.strerror))
     except OSError as err:

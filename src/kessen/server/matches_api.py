@@ -36,7 +36,7 @@ from kessen.engine.contract import GameState, Json, RulesError
 from kessen.engine.replay import ReplayDivergence
 from kessen.server.hub import Full, Hub
 from kessen.server.limits import bounded_pace
-from kessen.server.session import SPECTATOR, Session, SessionError, redact_action
+from kessen.server.session import SPECTATOR, Session, SessionError
 from kessen.store.html_replay import shown_action
 from kessen.store.records import NO_RESULT, MatchInfo, MatchRecord, MatchStore, StoreError
 
@@ -273,8 +273,6 @@ def _step_view(
     action = None
     if actor is not None:
         action = shown_action(rep.actions[step - 1], actor, viewer, rep.info.ruleset)
-        if viewer is not None and actor != viewer:
-            action = redact_action(action, view)
     game, turn, _player = rep.marks[step]
     return {
         "match": rep.info.id,

@@ -468,45 +468,6 @@ class Session:
         }
 
 
-def _visible_words(value: Any, out: set[str]) -> set[str]:
-    """Every string inside ``value`` (a view without its log), into ``out``: values, and the
-    keys of mappings (a public deck list maps card names to counts)."""
-    if isinstance(value, str):
-        out.add(value)
-    elif isinstance(value, dict):
-        out.update(k for k in value if isinstance(k, str))
-        for item in value.values():
-            _visible_words(item, out)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _visible_words(item, out)
-    return out
-
-
-def redact_action(text: str, view: Json) -> str:
-    """Another seat's action ``text`` as the owner of ``view`` may read it.
-
-    A word argument (a card name, in every ruleset so far) that ``view`` shows nowhere outside
-    its log (as a value or a key) names a card hidden from that viewer: a vital chosen in a
-    secret build, a unit stealth-summoned from the hand, a card re-charged face down. It
-    becomes ``…``. Squares and counts (numbers) stay, and so does a card the view shows on the
-    board or in a public list.
-
-    >>> view = {"players": [{"battle": [{"unit": {"slug": "s3"}}]}], "log": [{"card": "s9"}]}
-    >>> redact_action("charge-drive s3 4", view), redact_action("stealth-drive s9 2", view)
-    ('charge-drive s3 4', 'stealth-drive … 2')
-    """
-    try:
-        action = Action.parse(text)
-    except ActionParseError:
-        return text
-    if not any(isinstance(arg, str) for arg in action.args):
-        return text
-    shown = _visible_words({k: v for k, v in view.items() if k != "log"}, set())
-    words = [str(arg) if isinstance(arg, int) or arg in shown else "…" for arg in action.args]
-    return " ".join([action.verb, *words])
-
-
 def _candidates(explanation: Any) -> list[Json] | None:
     """A COM player's explanation as a short JSON list (at most five candidates)."""
     if not explanation:
