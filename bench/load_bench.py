@@ -236,11 +236,11 @@ def print_table(rows: list[dict[str, str]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="concurrent vs-COM games")
-    parser.add_argument("--actions", type=int, default=60, help="answers per game at most")
+    parser.add_argument("--actions", type=int, default=1000, help="answers per game at most")
     parser.add_argument("--pace", type=float, default=0.05, help="COM's seconds per action")
     parser.add_argument("--spam", action="store_true", help="one client spams undo/redo")
     parser.add_argument("--spam-count", type=int, default=2000)
-    parser.add_argument("--settle", type=float, default=20.0, help="seconds before 'after'")
+    parser.add_argument("--settle", type=float, default=90.0, help="seconds before 'after'")
     parser.add_argument("--against", help="also run the server of this git revision")
     args = parser.parse_args()
     spam = args.spam_count if args.spam else 0

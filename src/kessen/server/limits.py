@@ -22,8 +22,9 @@ from typing import Any, Final
 
 MAX_SESSIONS: Final = 64
 """Sessions kept in memory at once; a new game beyond evicts the oldest finished one."""
-EVICT_AFTER: Final = 600.0
-"""Seconds a finished session stays in memory (for a last look, undo refused) before it goes."""
+EVICT_AFTER: Final = 60.0
+"""Seconds a finished session nobody watches stays in memory before it goes (a page that stays
+open keeps it; a later visit is pointed to its record)."""
 RATE: Final = 20.0
 """Messages a second one WebSocket may send, on average."""
 BURST: Final = 40.0
