@@ -1,10 +1,11 @@
 """The live sessions of a server: their connections, their COM tasks, their locks, their end.
 
-Every piece of work on a session (a person's action, undo and redo, COM's move, computing the
-views sent out) runs in a worker thread (``asyncio.to_thread``) under the session's own
-``asyncio.Lock``: sessions are not thread-safe, and nothing one game does may stall the event
-loop and so every other game. COM thinks outside the lock (from a copy of its view), so even
-its thinking never delays a person's ping or reload.
+Every change to a session and every view of it is made under the session's own
+``asyncio.Lock``. The short work (a person's action, undo and redo, applying COM's move,
+computing the views sent out: milliseconds each) runs on the event loop, where a worker thread
+would only add hand-overs of the interpreter lock to every action; the one long piece of work,
+COM's thinking, runs in a worker thread outside the lock (from its own view), so it never
+delays another game, nor a person's ping or reload.
 
 At most :data:`~kessen.server.limits.MAX_SESSIONS` sessions live at once. A finished session
 (its live state has an outcome) leaves memory :data:`~kessen.server.limits.EVICT_AFTER`
@@ -103,9 +104,7 @@ class Hub:
     async def view(self, session: Session, client: Client) -> Json:
         """``client``'s own view of the session (computed in a worker thread)."""
         async with self.lock(session):
-            return await asyncio.to_thread(
-                session.view_for, client.seat, client.lang, client.show_all
-            )
+            return session.view_for(client.seat, client.lang, client.show_all)
 
     async def send_state(self, session: Session, client: Client) -> None:
         """Send ``client`` its own view of the session."""
@@ -119,11 +118,8 @@ class Hub:
         if not clients:
             return
 
-        def views() -> list[Json]:
-            return [session.view_for(c.seat, c.lang, c.show_all) for c in clients]
-
         async with self.lock(session):
-            computed = await asyncio.to_thread(views)
+            computed = [session.view_for(c.seat, c.lang, c.show_all) for c in clients]
         for client, view in zip(clients, computed, strict=True):
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await client.ws.send_json({"type": "state", "view": view})
@@ -154,7 +150,7 @@ class Hub:
                 async with lock:
                     if session.version != version or session.com_to_move() != seat:
                         continue
-                    view, legal = await asyncio.to_thread(_com_input, session.live, seat)
+                    view, legal = _com_input(session.live, seat)
                     com_seed = session.com_seed()
                 try:
                     action, why = await asyncio.to_thread(
@@ -167,7 +163,7 @@ class Hub:
                 async with lock:
                     if session.version != version or session.com_to_move() != seat:
                         continue
-                    await asyncio.to_thread(session.apply_com, seat, action, why)
+                    session.apply_com(seat, action, why)
                 self._note_end(session)
                 await self.broadcast(session)
 

@@ -95,6 +95,9 @@ def _config(
         port=port,
         log_level="warning",
         ws_max_size=65536,
+        # A view is sent after every action: compressing each one costs more CPU than the
+        # bytes it saves on a local or home network.
+        ws_per_message_deflate=False,
     )
 
 

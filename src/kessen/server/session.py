@@ -18,6 +18,7 @@ from typing import Any, Literal
 from kessen.engine import registry
 from kessen.engine.action import Action, ActionParseError
 from kessen.engine.contract import GameState, Json, RulesError
+from kessen.engine.log import Event
 from kessen.engine.replay import Replay
 from kessen.engine.undo import UndoPoint, UndoRule
 from kessen.store.html_replay import shown_action
@@ -79,6 +80,10 @@ class Session:
     floor: int = 0
     """Undo never goes back past this many actions (a branch starts where it continued)."""
     undo_rule: UndoRule = field(default_factory=UndoRule)
+    _log_texts: dict[tuple[str, int, int | None, bool], list[tuple[Event, str]]] = field(
+        default_factory=dict, repr=False
+    )
+    """Log texts already rendered, per reader: (event, text), kept while the events are."""
 
     @staticmethod
     def create(
@@ -407,13 +412,11 @@ class Session:
         """The shown state as ``seat`` may see it (spectators see the bottom seat's view,
         or everything when they asked and the mode allows it), with log texts added."""
         state = self.shown
-        rules = registry.get(self.ruleset)
         everything = show_all and (self.mode == "com_vs_com" or state.pending is None)
         viewer = 0 if seat == SPECTATOR else seat
         view = state.view_all(lang) if everything else state.view(viewer, lang)
         speaker = None if seat == SPECTATOR else viewer  # spectators read "P1/P2", not "you"
-        for entry in view["log"]:
-            entry["text"] = rules.describe(entry, lang, speaker)
+        self._describe_log(view["log"], state, (lang, viewer, speaker, everything))
         view["history"] = self.history(viewer)
         view["com_why"] = self._why_for(viewer, everything)
         view["session"] = {
@@ -425,6 +428,30 @@ class Session:
             "show_all": everything,
         }
         return view
+
+    def _describe_log(
+        self, log: list[Json], state: GameState, reader: tuple[str, int, int | None, bool]
+    ) -> None:
+        """Add each log entry's text for ``reader`` (language, viewer, speaker, everything).
+
+        An event's text for one reader never changes, so each is rendered once and kept
+        while the history holds that event (undo drops the texts of the events it removes).
+        """
+        lang, _, speaker, _ = reader
+        describe = registry.get(self.ruleset).describe
+        events = state.log_events()
+        if len(log) != len(events):  # a view that leaves events out: render every entry
+            for entry in log:
+                entry["text"] = describe(entry, lang, speaker)
+            return
+        texts = self._log_texts.setdefault(reader, [])
+        for i, entry in enumerate(log):
+            if i < len(texts) and texts[i][0] is events[i]:
+                entry["text"] = texts[i][1]
+                continue
+            del texts[i:]
+            entry["text"] = describe(entry, lang, speaker)
+            texts.append((events[i], entry["text"]))
 
     def _why_for(self, viewer: int, everything: bool) -> Json | None:
         """COM's last explanation as ``viewer`` may know it.
