@@ -52,12 +52,6 @@ def _deck_arg(value: str) -> str | Json:
     raise UserError(f"unknown deck {value!r}; starter decks: {known} (or a .toml file)")
 
 
-def _deck_label(deck: str | Json) -> str:
-    if isinstance(deck, str):
-        return deck
-    return str(deck.get("slug", "?"))
-
-
 def _players(spec: str) -> list[str]:
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if len(names) == 1:
