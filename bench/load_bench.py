@@ -4,8 +4,11 @@ A real server is started as its own process (``kessen play`` on 127.0.0.1, a fre
 this process plays N games against it at once over WebSockets, each a client that answers its
 prompts with random legal actions while COM answers at ``--pace``. For every action the client
 sends, the latency is the time until the state that results from it arrives. The server's
-resident memory is read from ``/proc`` before the games, at its peak during them and after they
-end. With ``--spam``, one more client sends undo/redo messages as fast as it can beside them.
+resident memory is read from ``/proc`` before the games, at its peak during them, and after each
+wave of games has ended and ``--settle`` seconds have passed (a finished game leaves the server's
+memory a minute after its end; CPython keeps the freed memory for reuse rather than giving it
+back to the system, so the figure to watch is that a second wave does not add to the first).
+With ``--spam``, one more client sends undo/redo messages as fast as it can beside them.
 
 ``--against REV`` runs the same load against the server of another revision (checked out in a
 temporary git worktree) in the same sitting, and prints both side by side.
@@ -51,7 +54,7 @@ class Figures:
     rss_before: int = 0
     rss_peak: int = 0
     rss_end: int = 0
-    rss_after: int = 0
+    rss_after: list[int] = field(default_factory=list)
     games_over: int = 0
     errors: int = 0
     spam_sent: int = 0
@@ -76,7 +79,7 @@ class Figures:
             "RSS before MB": f"{self.rss_before / 2**20:.0f}",
             "RSS peak MB": f"{self.rss_peak / 2**20:.0f}",
             "RSS at end MB": f"{self.rss_end / 2**20:.0f}",
-            "RSS after MB": f"{self.rss_after / 2**20:.0f}",
+            "RSS after each wave MB": " → ".join(f"{b / 2**20:.0f}" for b in self.rss_after),
             "games over": str(self.games_over),
             "spam msgs": str(self.spam_sent),
             "errors": str(self.errors),
@@ -193,24 +196,34 @@ async def sample_peak(pid: int, figures: Figures, stop: asyncio.Event) -> None:
 
 
 async def run_load(
-    url: str, pid: int, games: int, actions: int, spam: int, settle: float, label: str
+    url: str,
+    pid: int,
+    games: int,
+    actions: int,
+    spam: int,
+    settle: float,
+    label: str,
+    waves: int = 1,
 ) -> Figures:
+    """``waves`` times: ``games`` games at once (and the spammer), then ``settle`` seconds of
+    rest before the memory is read again."""
     figures = Figures(label)
     figures.rss_before = rss(pid)
     stop = asyncio.Event()
     sampler = asyncio.create_task(sample_peak(pid, figures, stop))
     start = time.perf_counter()
-    jobs = [play_one(url, 1000 + g, actions, figures) for g in range(games)]
-    if spam:
-        jobs.append(spam_undo(url, spam, figures))
-    results = await asyncio.gather(*jobs, return_exceptions=True)
-    figures.errors += sum(1 for r in results if isinstance(r, BaseException))
+    for wave in range(waves):
+        jobs = [play_one(url, 1000 + wave * games + g, actions, figures) for g in range(games)]
+        if spam:
+            jobs.append(spam_undo(url, spam, figures))
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+        figures.errors += sum(1 for r in results if isinstance(r, BaseException))
+        figures.rss_end = rss(pid)
+        await asyncio.sleep(settle)
+        figures.rss_after.append(rss(pid))
     figures.seconds = time.perf_counter() - start
-    figures.rss_end = rss(pid)
-    await asyncio.sleep(settle)
     stop.set()
     await sampler
-    figures.rss_after = rss(pid)
     return figures
 
 
@@ -241,6 +254,7 @@ def main() -> None:
     parser.add_argument("--spam", action="store_true", help="one client spams undo/redo")
     parser.add_argument("--spam-count", type=int, default=2000)
     parser.add_argument("--settle", type=float, default=90.0, help="seconds before 'after'")
+    parser.add_argument("--waves", type=int, default=2, help="rounds of games, each settled")
     parser.add_argument("--against", help="also run the server of this git revision")
     args = parser.parse_args()
     spam = args.spam_count if args.spam else 0
@@ -255,12 +269,21 @@ def main() -> None:
             with server(src, args.pace) as (url, proc):
                 time.sleep(1.0)
                 figures = asyncio.run(
-                    run_load(url, proc.pid, args.games, args.actions, spam, args.settle, label)
+                    run_load(
+                        url,
+                        proc.pid,
+                        args.games,
+                        args.actions,
+                        spam,
+                        args.settle,
+                        label,
+                        args.waves,
+                    )
                 )
             rows.append(figures.row())
             print(f"{label}: {figures.seconds:.1f} s", file=sys.stderr, flush=True)
         print(
-            f"{args.games} concurrent vs-COM games, COM pace {args.pace} s, "
+            f"{args.waves} waves of {args.games} concurrent vs-COM games, COM pace {args.pace} s, "
             f"up to {args.actions} answers each{', one client spamming undo/redo' if spam else ''}"
         )
         print_table(rows)
