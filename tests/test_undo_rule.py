@@ -70,7 +70,7 @@ def check_undo_teaches_nothing(session: Session, seat: int) -> int:
     start = point.earliest
     taken_back = session.actions[start:]
     assert taken_back and all(who == seat for who, _ in taken_back)
-    origin, live = session.states[start], session.live
+    origin, live = session.state_at(start), session.live
     assert origin.chance_marker() == live.chance_marker()
     truth = live.view(seat)
     for world_seed in (101, 202, 303, 404):  # other worlds than the rule's own

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import random
 import time
@@ -166,6 +167,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> Any:
         if store is not None:
             _restore_all(store, hub)
+        # What is alive now (modules, card pools, restored sessions) stays: the collector's
+        # full passes need not scan it again, and they no longer pause every game for long.
+        gc.freeze()
         sweeper = asyncio.create_task(hub.sweeper())
         yield
         sweeper.cancel()

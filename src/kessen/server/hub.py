@@ -25,6 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic_core
 from fastapi import WebSocket, WebSocketDisconnect
 
 from kessen.engine.action import Action
@@ -110,7 +111,7 @@ class Hub:
         """Send ``client`` its own view of the session."""
         view = await self.view(session, client)
         with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-            await client.ws.send_json({"type": "state", "view": view})
+            await client.ws.send_text(state_message(view))
 
     async def broadcast(self, session: Session) -> None:
         """Send every client of the session its own view."""
@@ -122,7 +123,7 @@ class Hub:
             computed = [session.view_for(c.seat, c.lang, c.show_all) for c in clients]
         for client, view in zip(clients, computed, strict=True):
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await client.ws.send_json({"type": "state", "view": view})
+                await client.ws.send_text(state_message(view))
 
     def changed(self, session: Session) -> None:
         """Something changed: the COM task looks again, and the end is noted (or forgotten,
@@ -237,6 +238,12 @@ class Hub:
         """Stop every COM task."""
         for task in self.tasks.values():
             task.cancel()
+
+
+def state_message(view: Json) -> str:
+    """The ``state`` message of ``view`` as JSON text (pydantic-core's encoder: a view is sent
+    after every action, and this is a few times faster than the standard library's)."""
+    return pydantic_core.to_json({"type": "state", "view": view}).decode()
 
 
 def _com_input(state: GameState, seat: int) -> tuple[Json, list[Action]]:

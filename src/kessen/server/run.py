@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import socket
+import sys
 import threading
 import time
 import webbrowser
@@ -23,6 +24,8 @@ from kessen.server.app import DEFAULT_PACE, create_app
 from kessen.store.records import MatchStore
 
 DEFAULT_PORT = 8765
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread may hold the GIL before another may take it (the default is 0.005)."""
 
 
 class PortInUseError(OSError):
@@ -134,6 +137,10 @@ def serve(
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     if store is not None:
         print(f"Matches are recorded in {store.path}", flush=True)
+    # COM thinks in worker threads. With the interpreter's default switch interval (5 ms), a
+    # thinking COM holds the GIL that long whenever the event loop gives it up (at every
+    # socket write), which adds up to tens of milliseconds per answer under load.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         uvicorn.Server(_config(port, pace, host, store, allow_origins)).run(sockets=[sock])
     finally:

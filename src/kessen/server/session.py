@@ -69,12 +69,17 @@ class Session:
     com: dict[int, str]
     pace: float
     states: list[GameState] = field(default_factory=list)
+    """The states from step :attr:`first` on (``states[-1]`` is the live one)."""
     actions: list[tuple[int, Action]] = field(default_factory=list)
+    """Every action of the match: ``(seat, action)``; step ``i + 1`` follows ``actions[i]``."""
+    first: int = 0
+    """The step of ``states[0]``. Against COM the history before the last opponent decision is
+    dropped: no undo can reach it (:mod:`kessen.engine.undo`), and a long match would keep
+    every state alive (memory, and the garbage collector's pauses scanning them)."""
     redo_groups: list[list[tuple[int, Action]]] = field(default_factory=list)
     cursor: int | None = None
     tokens: dict[str, int] = field(default_factory=dict)
     version: int = 0
-    replay: Replay | None = None
     recorder: Recorder | None = None
     why: Json | None = None
     floor: int = 0
@@ -107,7 +112,6 @@ class Session:
         com = {1: com_level} if mode == "vs_com" else {0: com_level, 1: com_level}
         session = Session(secrets.token_hex(8), ruleset, config, seed, mode, com, pace)
         session.states.append(state)
-        session.replay = Replay.start(state, config, seed)
         session.new_token(0 if mode == "vs_com" else SPECTATOR)
         if store is not None:
             players = {str(s): com.get(s, "human") for s in range(state.seats)}
@@ -209,7 +213,7 @@ class Session:
                 action = Action.parse(replay.actions[len(self.actions)])
                 self.actions.append((pending.seat, action))
             self.states.append(state)
-        self.replay = replay
+        self._forget_unreachable()
 
     @property
     def first_token(self) -> str:
@@ -238,6 +242,35 @@ class Session:
     # --- states -----------------------------------------------------------------------
 
     @property
+    def steps(self) -> int:
+        """The number of actions so far (the live state is step ``steps``)."""
+        return len(self.actions)
+
+    def state_at(self, step: int) -> GameState:
+        """The state at ``step`` (at least :attr:`first`)."""
+        if not self.first <= step <= self.steps:
+            raise SessionError(f"step {step} is not kept (steps {self.first} to {self.steps})")
+        return self.states[step - self.first]
+
+    def _forget_unreachable(self) -> None:
+        """Drop the states no undo can reach any more (against COM only: COM vs COM keeps
+        its whole history to browse): those before the last decision of another seat than
+        each person's."""
+        if self.mode != "vs_com":
+            return
+        horizon = self.steps
+        for person in self.human_seats:
+            last_other = next(
+                (i for i in range(self.steps - 1, -1, -1) if self.actions[i][0] != person), None
+            )
+            horizon = min(horizon, 0 if last_other is None else last_other)
+        horizon = max(horizon, min(self.floor, self.steps))  # a branch's start is a floor too
+        if horizon > self.first:
+            del self.states[: horizon - self.first]
+            self.first = horizon
+            self.undo_rule.forget_after(self.states)
+
+    @property
     def live(self) -> GameState:
         """The newest state."""
         return self.states[-1]
@@ -245,7 +278,7 @@ class Session:
     @property
     def shown(self) -> GameState:
         """The state on screen: the live one, or a step of the history in COM vs COM."""
-        return self.states[self.cursor] if self.cursor is not None else self.live
+        return self.state_at(self.cursor) if self.cursor is not None else self.live
 
     def com_to_move(self) -> int | None:
         """The COM seat that must decide now, if any (never while browsing the history)."""
@@ -259,10 +292,10 @@ class Session:
             self.recorder.record(action, state)  # stored first: a crash loses nothing shown
         self.states.append(state)
         self.actions.append((seat, action))
-        if self.replay is not None:
-            self.replay.record(action, state)
         if seat not in self.com:
             self.why = None
+        else:
+            self._forget_unreachable()
         self.version += 1
 
     def act(self, seat: int, prompt_id: int, text: str) -> None:
@@ -319,13 +352,17 @@ class Session:
 
     def undo_point(self, seat: int) -> UndoPoint:
         """Where 一つ戻る would take ``seat`` now, by the rule of :mod:`kessen.engine.undo`."""
-        return self.undo_rule.point(self.states, self.actions, seat, self.floor)
+        point = self.undo_rule.point(
+            self.states, self.actions[self.first :], seat, max(0, self.floor - self.first)
+        )
+        index = None if point.index is None else point.index + self.first
+        return UndoPoint(index, point.code, point.reason, point.earliest + self.first)
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last decision with the replies that followed (vs COM), or step
         back through the history (COM vs COM)."""
         if self.mode == "com_vs_com":
-            current = self.cursor if self.cursor is not None else len(self.states) - 1
+            current = self.cursor if self.cursor is not None else self.steps
             if current == 0:
                 raise SessionError("already at the first step")
             self.cursor = current - 1
@@ -338,14 +375,12 @@ class Session:
             raise SessionError(point.reason or "cannot undo")
         index = point.index
         if self.recorder is not None:
-            self.recorder.undo_to(index, self.states[index])  # stored first, as for actions
+            self.recorder.undo_to(index, self.state_at(index))  # stored first, as for actions
         self.redo_groups.append(self.actions[index:])
-        del self.states[index + 1 :]
+        del self.states[index + 1 - self.first :]
         del self.actions[index:]
         self.undo_rule.forget_after(self.states)
         self.why = None
-        if self.replay is not None:
-            self.replay = self._rebuilt_replay()
         self.version += 1
 
     def redo(self, seat: int) -> None:
@@ -354,7 +389,7 @@ class Session:
             if self.cursor is None:
                 raise SessionError("already live")
             self.cursor += 1
-            if self.cursor >= len(self.states) - 1:
+            if self.cursor >= self.steps:
                 self.cursor = None
             self.version += 1
             return
@@ -374,33 +409,27 @@ class Session:
         self.cursor = None
         self.version += 1
 
-    def _rebuilt_replay(self) -> Replay:
-        replay = Replay.start(self.states[0], self.config, self.seed)
-        for (_, action), state in zip(self.actions, self.states[1:], strict=True):
-            replay.record(action, state)
-        return replay
-
     def history(self, seat: int) -> Json:
         """What the undo/redo buttons may do for ``seat``, and where the undo boundary is."""
         if self.mode == "com_vs_com":
-            current = self.cursor if self.cursor is not None else len(self.states) - 1
+            current = self.cursor if self.cursor is not None else self.steps
             return {
                 "can_undo": current > 0,
                 "can_redo": self.cursor is not None,
                 "live": self.cursor is None,
                 "step": current,
-                "steps": len(self.states) - 1,
+                "steps": self.steps,
                 "undo_blocked": None,
                 "boundary_log": None,
             }
         point = self.undo_point(seat)
-        before = len(self.states[point.earliest].log_events())
+        before = len(self.state_at(point.earliest).log_events())
         return {
             "can_undo": point.index is not None,
             "can_redo": bool(self.redo_groups),
             "live": True,
-            "step": len(self.states) - 1,
-            "steps": len(self.states) - 1,
+            "step": self.steps,
+            "steps": self.steps,
             "undo_blocked": point.reason if point.index is None and self.actions else None,
             "undo_code": point.code if self.actions else None,
             "boundary_log": before - 1 if before > 0 else None,
