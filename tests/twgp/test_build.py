@@ -83,3 +83,11 @@ def test_the_first_player_is_drawn_at_random() -> None:
 def test_bad_configs_are_refused_with_a_reason(config: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_config(config)
+
+
+@pytest.mark.parametrize("key", ["turnLimit", "quietTurns"])
+@pytest.mark.parametrize("value", [0, 1001, 10**12, True, "12"])
+def test_game_length_switches_are_bounded(key: str, value: object) -> None:
+    with pytest.raises(ConfigError, match=f"{key}: expected a whole number from 1 to 1000"):
+        parse_config({key: value})
+    assert parse_config({key: 1000}).to_json()[key] == 1000

@@ -31,6 +31,10 @@ HAND_LIMIT = 6
 VITALS = 3
 DECK = 20
 
+MAX_TURNS = 1000
+"""The longest game a config may ask for (turn limit, turns without damage): no client may
+make a game unbounded."""
+
 
 class ConfigError(RulesError):
     """A config that cannot start a game; the message names every problem."""
@@ -274,11 +278,11 @@ def parse_config(raw: Mapping[str, Any]) -> TwgpConfig:
     if first not in (None, 0, 1) or isinstance(first, bool):
         problems.append("firstPlayer: expected 0, 1 or null")
     limit = raw.get("turnLimit", 200)
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-        problems.append("turnLimit: expected a whole number ≥ 1")
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_TURNS:
+        problems.append(f"turnLimit: expected a whole number from 1 to {MAX_TURNS}")
     quiet = raw.get("quietTurns", 12)
-    if not isinstance(quiet, int) or isinstance(quiet, bool) or quiet < 1:
-        problems.append("quietTurns: expected a whole number ≥ 1")
+    if not isinstance(quiet, int) or isinstance(quiet, bool) or not 1 <= quiet <= MAX_TURNS:
+        problems.append(f"quietTurns: expected a whole number from 1 to {MAX_TURNS}")
     jokers = raw.get("jokers", False) is True
     builds: list[Build | None] = [None, None]
     raw_builds = raw.get("builds")
