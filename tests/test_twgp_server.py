@@ -20,12 +20,12 @@ import pytest
 
 from kessen.engine import registry
 from kessen.engine.contract import Json
-from kessen.games.twgp.cards import CARDS
 from kessen.games.twgp.resample import resample
-from kessen.games.twgp.state import ASIDE, EMPTY, HAND, HIDDEN, PILE, POOL, TwgpState
+from kessen.games.twgp.state import TwgpState
 from kessen.server.run import running
 from kessen.server.session import Session
 from kessen.store.html_replay import shown_action
+from tests.test_leak_oracle import hidden_twgp
 from tests.test_protocol import receive, receive_state, socket
 
 RULES = registry.get("twgp")
@@ -43,38 +43,9 @@ def post_game(server: str, **body: Any) -> httpx.Response:
     return httpx.post(f"{server}/api/games", json={"ruleset": "twgp", **body}, timeout=10)
 
 
-def _slugs_in(value: Any, out: set[str]) -> set[str]:
-    if isinstance(value, str):
-        out.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _slugs_in(item, out)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _slugs_in(item, out)
-    return out
-
-
 def hidden_from_me(state: TwgpState) -> set[str]:
-    """Names of the opponent's cards seat 0 may not know right now: its pool, hand, cards set
-    aside, pile, face-down vitals, charge cards and stealth-summoned units, less every card a
-    public log entry (or one of seat 0's own entries) ever named."""
-    cards: list[int] = []
-    for zone in (POOL, HAND, ASIDE, PILE):
-        cards += state.zone(FOE, zone)
-    cards += [
-        state.vitals[i]
-        for i in range(FOE * 3, FOE * 3 + 3)
-        if state.vitals[i] != EMPTY and state.vpose[i] == HIDDEN
-    ]
-    cards += [c for c in state.charge_row(FOE) if c != EMPTY]
-    cards += [stack.top for _, stack in state.stacks(FOE) if stack.secret]
-    known: set[str] = set()
-    for event in state.log:
-        _slugs_in(event.public, known)
-        if event.private_to == ME and event.private:
-            _slugs_in(event.private, known)
-    return {CARDS[c].slug for c in cards} - known
+    """Names of the opponent's cards seat 0 may not know right now (the leak oracle's truth)."""
+    return hidden_twgp(state, ME)
 
 
 def check_view(view: Json, raw: str, mirror: Session) -> int:

@@ -20,6 +20,7 @@ from kessen.engine.contract import GameState
 from kessen.games.kobo.game import fixed_order_match
 from kessen.games.kobo.state import KoboState
 from kessen.server.session import Session, SessionError
+from tests.kobo.test_reinforcement_call import CALLER, FILLER, OPPONENT, TACTICS
 
 HUMAN, COM = 0, 1
 CONFIGS = {
@@ -129,31 +130,6 @@ def test_undo_after_the_match_ended_is_refused_and_changes_nothing() -> None:
 
 # --- the two oracles of the report ----------------------------------------------------------
 
-TACTICS = [
-    "total-war",
-    "mass-jamming",
-    "power-surge",
-    "weaken",
-    "target-change",
-    "swift-step",
-    "counter-spell",
-    "ceasefire",
-    "last-stand",
-    "hinder",
-]
-FILLER = ["unhealing-wound", "decoy", "thorn-armor", "steadfast", "counter-seal"]
-OPPONENT = [
-    "spear-ashigaru",
-    "great-tengu",
-    "decoy",
-    "ashigaru-recruit",
-    "thorn-armor",
-    "white-fox-miko",
-    "steadfast",
-    "oni-warlord",
-    "warrior-monk",
-]
-
 
 def kobo_match(main0: list[str]) -> KoboState:
     return fixed_order_match((main0, list(OPPONENT)), (list(TACTICS), list(TACTICS)))
@@ -177,18 +153,7 @@ def test_supply_wagon_draw_cannot_be_taken_back_to_read_the_deck() -> None:
 def test_reinforcement_call_cannot_be_re_offered_to_steer_the_blind_pick() -> None:
     """After 援軍指名, undo across COM's blind pick (and across the shuffle before it) is
     refused, so the owner cannot re-offer the cards in another order."""
-    caller = [
-        "reinforcement-call",
-        "spear-ashigaru",
-        *FILLER,
-        "great-tengu",
-        "battle-cry",
-        "oni-warlord",
-        "great-tengu",
-        "warrior-monk",
-        "iron-castellan",
-    ]
-    session = around(kobo_match(caller))
+    session = around(kobo_match(list(CALLER)))
     for text in ("pick spear-ashigaru", "slot 1", "pick reinforcement-call", "use"):
         act(session, text)
     act(session, "name great-tengu")
