@@ -127,6 +127,8 @@ class CardDef:
     name_en: str
     kind: CardKind
     lv: int = 0
+    #: The card's pictogram, a name of the vendored icon set ("" for none).
+    icon: str = ""
     limited: bool = False
     chain_again: bool = False
     when: Timing = Timing.ANY

@@ -6,14 +6,19 @@ from functools import cache
 
 from kessen.engine.contract import Json
 from kessen.games.kobo.decks import starter_decks
+from kessen.games.kobo.icons import load_icons
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.text import card_text, kind_label
 
 
 @cache
 def catalog(lang: str) -> Json:
-    """Every card (with its text in ``lang``) and every starter deck list (public)."""
+    """Every card (with its text in ``lang``), its pictogram, and every starter deck list.
+
+    ``icons`` maps each icon name a card uses to its standalone SVG (drawn in currentColor).
+    """
     pool = load_pool()
+    icons = load_icons()
     cards = {
         c.slug: {
             "slug": c.slug,
@@ -24,6 +29,7 @@ def catalog(lang: str) -> Json:
             "limited": c.limited,
             "chain_again": c.chain_again,
             "text": card_text(c, lang),
+            "icon": c.icon,
         }
         for c in pool.cards.values()
     }
@@ -37,4 +43,10 @@ def catalog(lang: str) -> Json:
         }
         for d in starter_decks().values()
     }
-    return {"cards": cards, "decks": decks, "data_hash": pool.data_hash}
+    used = sorted({c.icon for c in pool.cards.values() if c.icon})
+    return {
+        "cards": cards,
+        "decks": decks,
+        "icons": {name: icons.svg(name) for name in used},
+        "data_hash": pool.data_hash,
+    }

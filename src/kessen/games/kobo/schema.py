@@ -44,6 +44,7 @@ from kessen.games.kobo.cards import (
     Timing,
     Verb,
 )
+from kessen.games.kobo.icons import icon_names
 
 DATA_DIR = Path(__file__).parent / "data"
 """The package's data directory (card pool and starter decks)."""
@@ -187,6 +188,7 @@ class _CardModel(BaseModel):
     kind: CardKind
     name_ja: _Name
     name_en: _Name
+    icon: StrictStr | None = None
     lv: Annotated[StrictInt, Field(ge=0, le=MAX_CHARACTER_LV)] = 0
     limited: StrictBool = False
     chain_again: StrictBool = False
@@ -201,6 +203,7 @@ class _CardModel(BaseModel):
             slug=self.slug,
             name_ja=self.name_ja,
             name_en=self.name_en,
+            icon=self.icon or "",
             kind=self.kind,
             lv=self.lv,
             limited=self.limited,
@@ -220,9 +223,17 @@ _Problem = tuple[str, str]
 
 def _card_problems(card: _CardModel) -> list[_Problem]:
     """Every rule a single (well-typed) card breaks."""
+    problems = _icon_problems(card)
     if card.kind is CardKind.CHARACTER:
-        return _character_problems(card)
-    return _effect_problems(card)
+        return problems + _character_problems(card)
+    return problems + _effect_problems(card)
+
+
+def _icon_problems(card: _CardModel) -> list[_Problem]:
+    """An ``icon`` names a vendored pictogram."""
+    if card.icon is None or card.icon in icon_names():
+        return []
+    return [("icon", f"{card.icon!r} is not a vendored icon (kessen.games.kobo.icons)")]
 
 
 def _character_problems(card: _CardModel) -> list[_Problem]:
