@@ -1,4 +1,4 @@
-"""Deploy cards in the standby (kobo-rules.md §4, docs/rules.en.md 4.4, 4.7, 4.8).
+"""Deploy cards in the standby (kobo-rules.md §4, games/kobo/docs/rules.en.md 4.4, 4.7, 4.8).
 
 rally-banner +1, war-drum +2, supply-wagon draw 2, summoning-horn summon from the top,
 training-manual +1 then draw 1; every deploy card may be discarded unused.
@@ -317,7 +317,7 @@ def test_summoning_horn_without_free_slot_summons_nothing() -> None:
 
 
 def test_summoning_horn_without_free_slot_still_shuffles_the_deck() -> None:
-    """docs/rules.en.md 4.7 / §16.8: with no free slot, nothing is summoned; the deck is
+    """games/kobo/docs/rules.en.md 4.7 / §16.8: with no free slot, nothing is summoned; the deck is
     still shuffled."""
     chars = [
         "ashigaru-recruit",

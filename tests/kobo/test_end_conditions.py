@@ -1,4 +1,4 @@
-"""The end of a game (kobo-rules.md §6, docs/rules.en.md §11): wipe-out, both wiped out,
+"""The end of a game (kobo-rules.md §6, games/kobo/docs/rules.en.md §11): wipe-out, both wiped out,
 out of traps and tactics, the turn limit, and the check in the middle of a resolution."""
 
 from __future__ import annotations

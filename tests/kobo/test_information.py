@@ -1,4 +1,4 @@
-"""Public and private information (kobo-rules.md §7, docs/rules.en.md §12).
+"""Public and private information (kobo-rules.md §7, games/kobo/docs/rules.en.md §12).
 
 A seat sees its own hands and face-down traps; of the opponent only counts and face-down
 backs; decks are counts; private log events show their cards only to their owner; no card

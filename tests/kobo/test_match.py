@@ -1,5 +1,6 @@
-"""The match (kobo-rules.md §3, docs/rules.en.md §3 and 11.6-11.7): best of three, the first
-player drawn before every game, a complete tie scores nothing and is replayed."""
+"""The match (kobo-rules.md §3, games/kobo/docs/rules.en.md §3 and 11.6-11.7): best of
+three, the first player drawn before every game, a complete tie scores nothing and is
+replayed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""援軍指名 (reinforcement-call): kobo-rules.md §4, docs/rules.en.md 4.6 and §16.7.
+"""援軍指名 (reinforcement-call): kobo-rules.md §4, games/kobo/docs/rules.en.md 4.6 and §16.7.
 
 The owner names 3 characters of 3 different names from its main deck; they are turned face
 down and shuffled; the opponent picks one blind by position; the owner chooses its slot; the

@@ -1,4 +1,5 @@
-"""The standby phase (kobo-rules.md §4, docs/rules.en.md §4): order, redraw, processing a hand."""
+"""The standby phase (kobo-rules.md §4, games/kobo/docs/rules.en.md §4): order, redraw,
+processing a hand."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ The kernel knows no ruleset by name: ``get("x")`` imports ``kessen.games.x`` on 
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -52,6 +53,43 @@ class SecretAction(Protocol):
     def __call__(self, action: Action) -> bool: ...
 
 
+class RulesDocument(Protocol):
+    """The players' rules of a ruleset in ``lang`` as Markdown ("" when it has none)."""
+
+    def __call__(self, lang: str) -> str: ...
+
+
+class Credits(Protocol):
+    """Attribution the ruleset's assets need (licence, authors), shown on a credits screen."""
+
+    def __call__(self) -> list[Json]: ...
+
+
+def packaged_rules(package: str) -> RulesDocument:
+    """A :class:`RulesDocument` reading ``docs/rules.<lang>.md`` shipped inside ``package``
+    (Japanese when the language has no document of its own)."""
+
+    def read(lang: str) -> str:
+        docs = importlib.resources.files(package).joinpath("docs")
+        for name in (f"rules.{lang}.md", "rules.ja.md"):
+            document = docs.joinpath(name)
+            if document.is_file():
+                return document.read_text(encoding="utf-8")
+        return ""
+
+    return read
+
+
+def no_rules(lang: str) -> str:
+    """The default :class:`RulesDocument`: none."""
+    return ""
+
+
+def no_credits() -> list[Json]:
+    """The default :class:`Credits`: nothing to attribute."""
+    return []
+
+
 def nothing_secret(action: Action) -> bool:
     """The default :class:`SecretAction`: every action's text is public."""
     return False
@@ -65,7 +103,9 @@ class Ruleset:
     entries as text; ``catalog`` lists cards and decks for clients; ``public_prompts`` names
     the prompts whose legal choices follow from public information only (so a COM's
     candidate list for them reveals nothing hidden); ``secret_action`` says which actions'
-    texts other seats may not read (replays and the "why" panel show them as their verb).
+    texts other seats may not read (replays and the "why" panel show them as their verb);
+    ``rules_document`` gives the players' rules for the ルール / Rules screen and ``credits``
+    the attribution its assets need.
     """
 
     name: str
@@ -79,6 +119,8 @@ class Ruleset:
     catalog: Catalog
     public_prompts: frozenset[str] = frozenset()
     secret_action: SecretAction = nothing_secret
+    rules_document: RulesDocument = no_rules
+    credits: Credits = no_credits
 
 
 _RULESETS: dict[str, Ruleset] = {}

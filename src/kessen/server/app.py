@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kessen.engine import registry
 from kessen.engine.contract import RulesError
+from kessen.server.content_api import content_router
 from kessen.server.hub import DEFAULT_PACE, Client, Full, Hub
 from kessen.server.limits import (
     BURST,
@@ -267,6 +268,7 @@ def create_app(
         return [s.summary() for s in hub.sessions.values()]
 
     app.include_router(matches_router(store, hub))
+    app.include_router(content_router(RULESETS))
 
     @app.websocket("/ws/{game_id}")
     async def play(ws: WebSocket, game_id: str, token: str = "") -> None:

@@ -56,6 +56,12 @@ def _describe(entry: Json, lang: str, viewer: int | None) -> str:
     return describe(entry, lang, viewer)
 
 
+def _credits() -> list[Json]:
+    from kessen.games.kobo.icons import load_icons
+
+    return [load_icons().credits()]
+
+
 registry.register(
     registry.Ruleset(
         name="kobo",
@@ -77,6 +83,8 @@ registry.register(
             {"turn", "declare", "tie", "blind", "place", "set", "deploy", "deploy_target", "target"}
         ),
         secret_action=secret_action,
+        rules_document=registry.packaged_rules(__name__),
+        credits=_credits,
     )
 )
 

@@ -61,6 +61,7 @@ registry.register(
         describe=_describe,
         catalog=catalog,
         secret_action=secret_action,
+        rules_document=registry.packaged_rules(__name__),
     )
 )
 
