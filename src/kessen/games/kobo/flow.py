@@ -884,6 +884,21 @@ _DECIDE: dict[str, tuple[LegalFn, ApplyFn]] = {
 }
 
 
+def run_until(state: KoboState, stop: frozenset[str]) -> None:
+    """Run frames without asking anyone until the top frame's kind is in ``stop``, a frame
+    needs a decision, or the stack is empty.
+
+    A dry-run hook for copies of a state (the exchange preview of :mod:`.preview` resolves the
+    open chain of a copy with it); play itself never calls it. It sets no prompt: the copy is
+    left mid-way and is thrown away.
+    """
+    stack = state.stack
+    while stack and stack[-1][0] not in stop:
+        frame = stack[-1]
+        if _STEP[frame[0]](state, frame) is not None:
+            return
+
+
 _MACHINE: FrameMachine[KoboState] = FrameMachine(_STEP, _DECIDE)
 #: Run frames until one needs a decision (or the game is over).
 advance = _MACHINE.advance

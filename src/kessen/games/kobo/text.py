@@ -374,3 +374,160 @@ def _draw_sentence(amount: int, lang: str) -> str:
 def _cap(text: str) -> str:
     """Capitalise the first letter (English sentence start)."""
     return text[:1].upper() + text[1:]
+
+
+# --- board words: the exchange preview, the attack result, why a card cannot be used --------
+
+_SIDE_LABEL = {
+    "ja": {"attacking": "攻撃側", "defending": "防御側"},
+    "en": {"attacking": "Attacking side", "defending": "Defending side"},
+}
+_OUTCOME = {
+    "ja": {
+        "attacker_wins": "攻撃対象が撤退",
+        "defender_wins": "攻撃キャラがすべて撤退",
+        "tie_single": "同数：両方の元Lvが1下がる",
+        "tie_multi": "同数：攻撃対象の元Lvが1下がり、防御側が撤退させる攻撃キャラを1体選ぶ",
+        "negated": "攻撃は無効：攻撃結果なし",
+        "no_battle": "攻撃側か攻撃対象が場にいない：攻撃結果なし",
+        "game_end": "ゲーム終了",
+        "unknown": "未確定：まだ分からない効果がある",
+    },
+    "en": {
+        "attacker_wins": "The target retreats",
+        "defender_wins": "Every attacker retreats",
+        "tie_single": "Tie: both lose 1 base Lv",
+        "tie_multi": "Tie: the target loses 1 base Lv and the defender chooses one attacker "
+        "to retreat",
+        "negated": "Attack negated: no attack result",
+        "no_battle": "An attacker or the target has left the field: no attack result",
+        "game_end": "The game ends",
+        "unknown": "Not known yet: an effect is still unknown",
+    },
+}
+OUTCOMES = tuple(_OUTCOME["ja"])
+"""The result codes of an exchange (the ``result`` log event's outcomes, plus ``game_end``
+when a resolution ends the game and ``unknown`` for a preview that cannot be computed)."""
+
+_REASON = {
+    "ja": {
+        "no_chain": "攻防連鎖の中でしか発動できません。",
+        "timing_defending": "【防御時】自分のキャラが攻撃対象のときにだけ発動できます。",
+        "timing_attacking": "【攻撃時】自分が攻撃しているときにだけ発動できます。",
+        "no_link": "無効にできる直前のカードがありません。",
+        "no_target_own": "選べる自分のキャラがいません。",
+        "no_target_opponent": "選べる相手のキャラがいません。",
+        "strategy_full": "作戦エリアに空きがありません（{slots}枠すべて使用中）。",
+        "no_priority": "相手が応答する番です。",
+        "busy": "いまは別の選択の途中です。",
+        "not_your_turn": "相手の選択を待っています。",
+        "lv_cap": "複数で攻撃するときは、攻撃キャラの合計Lv（{total}）を攻撃対象のLv+1（{cap}）"
+        "以下にしなければなりません。",
+    },
+    "en": {
+        "no_chain": "Can be activated only inside a chain.",
+        "timing_defending": "[When defending] Only while one of your characters is the attack "
+        "target.",
+        "timing_attacking": "[When attacking] Only while you are attacking.",
+        "no_link": "There is no earlier card in the chain to negate.",
+        "no_target_own": "None of your characters can be chosen.",
+        "no_target_opponent": "None of your opponent's characters can be chosen.",
+        "strategy_full": "Your strategy area is full (all {slots} slots in use).",
+        "no_priority": "It is your opponent's turn to answer.",
+        "busy": "Finish the current choice first.",
+        "not_your_turn": "Waiting for your opponent.",
+        "lv_cap": "With several attackers, their total Lv ({total}) may be at most the "
+        "target's Lv + 1 ({cap}).",
+    },
+}
+REASON_CODES = (
+    "no_chain",
+    "timing",
+    "no_link",
+    "no_target",
+    "strategy_full",
+    "no_priority",
+    "busy",
+    "not_your_turn",
+    "lv_cap",
+)
+"""Why a card cannot be used now (:mod:`kessen.games.kobo.reasons`), primary check first."""
+
+_WARNING = {
+    "ja": {
+        0: "この罠を伏せると作戦エリアの空きが0枠になり、罠を発動するまで戦術カードを出せません。",
+        1: "この罠を伏せると作戦エリアの空きは1枠になり、"
+        "1回の攻防で出せる戦術カードは1枚までです。",
+        "more": "手札にはまだ罠が{traps}枚あります。",
+    },
+    "en": {
+        0: "Setting this trap leaves no free strategy slot: no tactic can be played until a "
+        "trap is activated.",
+        1: "Setting this trap leaves 1 free strategy slot: at most 1 tactic per exchange.",
+        "more": "{traps} more trap(s) wait in your hand.",
+    },
+}
+
+
+def side_label(role: str, lang: str = "ja") -> str:
+    """``攻撃側`` / ``防御側`` (``role``: "attacking" or "defending").
+
+    >>> side_label("attacking"), side_label("defending", "en")
+    ('攻撃側', 'Defending side')
+    """
+    _check_lang(lang)
+    return _SIDE_LABEL[lang][role]
+
+
+def score_text(attack: int, defence: int, lang: str = "ja") -> str:
+    """The exchange's numbers: ``攻撃側 5 対 防御側 4`` / ``Attacking side 5 vs defending side 4``.
+
+    >>> score_text(5, 4), score_text(5, 4, "en")
+    ('攻撃側 5 対 防御側 4', 'Attacking side 5 vs defending side 4')
+    """
+    _check_lang(lang)
+    if lang == "ja":
+        return f"攻撃側 {attack} 対 防御側 {defence}"
+    return f"Attacking side {attack} vs defending side {defence}"
+
+
+def outcome_text(outcome: str, lang: str = "ja") -> str:
+    """The words for an exchange's result code (see :data:`OUTCOMES`).
+
+    >>> outcome_text("attacker_wins"), outcome_text("defender_wins", "en")
+    ('攻撃対象が撤退', 'Every attacker retreats')
+    """
+    _check_lang(lang)
+    return _OUTCOME[lang].get(outcome, outcome)
+
+
+def reason_text(code: str, params: dict[str, object], lang: str = "ja") -> str:
+    """The sentence for a reason code and its parameters (see :data:`REASON_CODES`).
+
+    >>> reason_text("lv_cap", {"cap": 4, "total": 6}, "en")
+    "With several attackers, their total Lv (6) may be at most the target's Lv + 1 (4)."
+    >>> reason_text("timing", {"needs": "defending"})
+    '【防御時】自分のキャラが攻撃対象のときにだけ発動できます。'
+    """
+    _check_lang(lang)
+    key = code
+    if code == "timing":
+        key = f"timing_{params['needs']}"
+    elif code == "no_target":
+        key = f"no_target_{params['side']}"
+    return _REASON[lang][key].format(**params)
+
+
+def warning_text(free_after: int, traps: int, lang: str = "ja") -> str:
+    """The standby warning for setting a trap that leaves ``free_after`` (0 or 1) strategy
+    slots free, with ``traps`` more traps still in the hand.
+
+    >>> warning_text(1, 0, "en")
+    'Setting this trap leaves 1 free strategy slot: at most 1 tactic per exchange.'
+    """
+    _check_lang(lang)
+    table = _WARNING[lang]
+    text = table[min(free_after, 1)]
+    if traps:
+        text += ("" if lang == "ja" else " ") + str(table["more"]).format(traps=traps)
+    return str(text)

@@ -10,8 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from kessen.engine.contract import Json
+from kessen.games.kobo import text
 from kessen.games.kobo.decks import deck_to_json
 from kessen.games.kobo.effects import side_seat
+from kessen.games.kobo.preview import chain_preview, resolution_record
+from kessen.games.kobo.reasons import standby_warning, unplayable_reasons
 from kessen.games.kobo.state import (
     EMPTY,
     EXCLUDED,
@@ -129,6 +132,11 @@ def _context(state: KoboState, viewer: int | None, everything: bool, lang: str) 
     if kind in ("char", "trap", "deploy", "deploy_go", "summon_slot", "blind_slot", "chain_target"):
         public = kind in ("deploy_go", "summon_slot", "blind_slot", "chain_target")
         out: Json = {"card": _card(state, frame[2], lang)} if sees or public else {}
+        warning = standby_warning(state, seat) if sees and kind == "trap" else None
+        if warning is not None:
+            params = warning["params"]
+            warning["text"] = text.warning_text(params["free_after"], params["traps_in_hand"], lang)
+            out["warning"] = warning
         if kind in ("deploy_go", "chain_target"):
             out["side"] = side_seat(state, frame[1], state.defs[frame[2]])
         return out
@@ -146,6 +154,29 @@ def _context(state: KoboState, viewer: int | None, everything: bool, lang: str) 
     if kind == "turn_decide":
         return {"pass_penalty": state.passes[seat]}
     return {}
+
+
+def _exchange(state: KoboState, viewer: int | None, lang: str) -> Json | None:
+    """The open exchange: who attacks and defends, and the preview of its chain (if open)."""
+    if not state.attackers:
+        return None
+    return {
+        "attacker_seat": state.attacker_seat,
+        "defender_seat": 1 - state.attacker_seat,
+        "labels": {
+            "attacking": text.side_label("attacking", lang),
+            "defending": text.side_label("defending", lang),
+        },
+        "preview": chain_preview(state, viewer, lang),
+    }
+
+
+def _why_not(state: KoboState, seat: int, lang: str) -> list[Json]:
+    """Each of ``seat``'s cards and choices it may not use now, with the reason's text."""
+    out = unplayable_reasons(state, seat)
+    for entry in out:
+        entry["text"] = text.reason_text(entry["code"], entry["params"], lang)
+    return out
 
 
 def _first_players(state: KoboState) -> list[int]:
@@ -176,6 +207,7 @@ def render(state: KoboState, viewer: int | None, everything: bool, lang: str = "
             "negated": state.negated,
         }
     outcome = state.outcome
+    log = [e.visible(viewer, everything) for e in state.log]
     return {
         "ruleset": "kobo",
         "viewer": viewer,
@@ -205,5 +237,8 @@ def render(state: KoboState, viewer: int | None, everything: bool, lang: str = "
             for i, link in enumerate(state.resolved)
         ],
         "pending": pending,
-        "log": [e.visible(viewer, everything) for e in state.log],
+        "exchange": _exchange(state, viewer, lang),
+        "resolution": resolution_record(log, lang),
+        "why_not": _why_not(state, viewer, lang) if viewer is not None and not everything else None,
+        "log": log,
     }
