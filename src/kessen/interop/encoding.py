@@ -1,0 +1,284 @@
+"""Fixed numeric encodings of actions and views, shared by the reinforcement-learning adapters.
+
+Two encodings, both functions of what one seat may know and nothing else:
+
+- **actions** (:class:`ActionCodec`): a fixed table of action texts per ruleset (its index is
+  the action id), followed by ``overflow`` slots for legal actions the table does not list.
+  Kōbō's table is OpenSpiel's (:func:`kobo_action_table`, the same order as
+  ``kessen.interop.openspiel.action_table``) and lists every action Kōbō can offer. TWGP's
+  (:func:`twgp_action_table`) lists every action except the counter drive, whose material
+  runs are combinatorial: its legal variants take the overflow slots, in the engine's legal
+  order. A ruleset without a table uses overflow slots only (action ``k`` is the ``k``-th
+  legal action), so any ruleset that honours the contract can be wrapped.
+- **views** (:class:`ViewEncoder`): the seat's own view (``GameState.view(seat)``, the only
+  redacting function) without its log, hashed into a fixed-size vector (feature hashing:
+  every leaf ``path=value`` or numeric ``path`` adds to one of ``size`` cells, the seat's own
+  side always first). Two states with the same view give the same vector by construction.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np  # type: ignore[import-not-found, unused-ignore]
+
+from kessen.engine.action import Action
+from kessen.engine.contract import Json
+
+FEATURE_BOUND = 65_536.0
+"""Every observation cell is clipped to ``[-FEATURE_BOUND, FEATURE_BOUND]``."""
+DEFAULT_OBS_SIZE = 4096
+"""Cells of the hashed view vector unless a caller asks for another size."""
+DEFAULT_OVERFLOW = 64
+"""Overflow action slots unless a caller asks for another number."""
+
+# View keys that carry no game information for the seat (presentation, bookkeeping) or that
+# the action mask already gives (the legal action texts).
+_SKIP_KEYS = frozenset({"log", "lang", "name", "viewer", "everything", "prompt_id", "legal"})
+
+# --- action tables ---------------------------------------------------------------------------
+
+_KOBO_INT_VERBS = ("attack", "target", "slot", "trap", "exclude-trap", "pick")
+_KOBO_SLUG_VERBS = ("pick", "play", "take", "exclude", "name")
+_KOBO_BARE_VERBS = ("pass", "use", "discard")
+
+
+@cache
+def kobo_action_table() -> tuple[Action, ...]:
+    """Every action Kōbō can offer, in OpenSpiel's fixed order (verbs × slots × card slugs)."""
+    from kessen.games.kobo.schema import load_pool
+
+    slugs = sorted(load_pool().cards)
+    table = [Action.of(v) for v in _KOBO_BARE_VERBS]
+    table += [Action.of(v, i) for v in _KOBO_INT_VERBS for i in range(1, 6)]
+    table += [Action.of(v, s) for v in _KOBO_SLUG_VERBS for s in slugs]
+    return tuple(table)
+
+
+_TWGP_SQUARES = range(1, 6)  # grid squares (a width-3 grid uses the first three)
+_TWGP_BARE = ("done", "battle", "end", "accept", "keep-weapons", "drop-weapons", "shuffle")
+_TWGP_SQUARE_VERBS = (
+    "setup",
+    "reactive",
+    "stealth",
+    "unstealth",
+    "declare-gb",
+    "direct",
+    "grid-blast",
+    "flip",
+    "effect",
+)
+_TWGP_CARD_VERBS = (
+    "weapon-back",
+    "reload-bottom",
+    "reload",
+    "recharge",
+    "vital",
+    "aside",
+    "hand",
+    "log-out",
+)
+_TWGP_CARD_SQUARE_VERBS = ("charge-drive", "stealth-drive", "attach", "weapon-move")
+_TWGP_RELOAD_TAKE = range(0, 16)  # cards put on the pile's bottom, then taken back
+_TWGP_FULL_CHARGE = range(1, 6)
+_TWGP_BOOST = range(1, 6)
+
+
+@cache
+def twgp_action_table() -> tuple[Action, ...]:
+    """Every TWGP action except ``counter-drive`` (its material runs go to overflow slots).
+
+    Squares 1–5, card slugs of the 54-card pack; a power drive lists its core square, the new
+    unit (base power 04 or more) and any set of other squares in ascending order.
+    """
+    from kessen.games.twgp.cards import CARDS
+
+    slugs = [c.slug for c in CARDS]
+    big_units = [c.slug for c in CARDS if c.is_unit and (c.base or 0) >= 4]
+    table = [Action.of(v) for v in _TWGP_BARE]
+    table += [Action.of(v, i) for v in _TWGP_SQUARE_VERBS for i in _TWGP_SQUARES]
+    table += [Action.of(v, s) for v in _TWGP_CARD_VERBS for s in slugs]
+    table += [
+        Action.of(v, s, i) for v in _TWGP_CARD_SQUARE_VERBS for s in slugs for i in _TWGP_SQUARES
+    ]
+    table += [Action.of("reload-take", k) for k in _TWGP_RELOAD_TAKE]
+    table += [Action.of("surge", k) for k in (1, 2)]
+    table += [Action.of("full-charge", n) for n in _TWGP_FULL_CHARGE]
+    for a in _TWGP_SQUARES:
+        for t in _TWGP_SQUARES:
+            table.append(Action.of("assault", a, t))
+            table += [Action.of("surge-assault", a, t, k) for k in (1, 2)]
+            table += [Action.of("boost", a, t, d) for d in _TWGP_BOOST]
+    for core in _TWGP_SQUARES:
+        others = [i for i in _TWGP_SQUARES if i != core]
+        for size in range(len(others) + 1):
+            for chosen in combinations(others, size):
+                for unit in big_units:
+                    table.append(Action.of("power-drive", core, unit, *chosen))
+                    table.append(Action.of("power-drive-gb", core, unit, *chosen))
+    return tuple(dict.fromkeys(table))
+
+
+ACTION_TABLES: dict[str, Callable[[], tuple[Action, ...]]] = {
+    "kobo": kobo_action_table,
+    "twgp": twgp_action_table,
+}
+"""Per ruleset, the function that lists its fixed action table; a later ruleset adds its own
+here (without one, every action takes an overflow slot)."""
+
+
+class ActionCodec:
+    """Action ids ``0 .. size-1``: the ruleset's table, then ``overflow`` slots.
+
+    The overflow slots hold, in the engine's legal order, the legal actions the table does not
+    list; they are renumbered at every decision, and the observation describes them.
+    """
+
+    def __init__(self, table: Sequence[Action], overflow: int) -> None:
+        if overflow < 0:
+            raise ValueError("overflow must be 0 or more")
+        self.table: tuple[Action, ...] = tuple(table)
+        self.ids: dict[Action, int] = {a: i for i, a in enumerate(self.table)}
+        if len(self.ids) != len(self.table):
+            raise ValueError("the action table lists an action twice")
+        self.overflow = overflow
+        self.size = len(self.table) + overflow
+        if self.size == 0:
+            raise ValueError("an empty action encoding")
+
+    @staticmethod
+    def for_ruleset(ruleset: str, overflow: int = DEFAULT_OVERFLOW) -> ActionCodec:
+        """The codec of ``ruleset``: its table (if one is known) and ``overflow`` slots."""
+        table = ACTION_TABLES.get(ruleset)
+        return ActionCodec(table() if table is not None else (), overflow)
+
+    def extras(self, legal: Iterable[Action]) -> list[Action]:
+        """The legal actions outside the table, in legal order (they take the overflow slots).
+
+        Raises ``RuntimeError`` if there are more than the slots: the encoding could not offer
+        them all, and a game whose choices were cut would not be this ruleset's game.
+        """
+        ids = self.ids
+        out = [a for a in legal if a not in ids]
+        if len(out) > self.overflow:
+            raise RuntimeError(
+                f"{len(out)} legal actions are outside the action table but only "
+                f"{self.overflow} overflow slots exist; raise the overflow setting"
+            )
+        return out
+
+    def mask(self, legal: Sequence[Action]) -> Any:
+        """The legal actions as a 0/1 ``int8`` vector of length :attr:`size`."""
+        out = np.zeros(self.size, dtype=np.int8)
+        ids = self.ids
+        extra = 0
+        base = len(self.table)
+        for action in legal:
+            index = ids.get(action)
+            if index is None:
+                index = base + extra
+                extra += 1
+                if extra > self.overflow:
+                    self.extras(legal)  # raises with the message
+            out[index] = 1
+        return out
+
+    def decode(self, index: int, legal: Sequence[Action]) -> Action:
+        """The action with id ``index`` among ``legal``; ``ValueError`` if it is not legal."""
+        if not 0 <= index < self.size:
+            raise ValueError(f"action id {index} is outside 0..{self.size - 1}")
+        base = len(self.table)
+        if index < base:
+            action = self.table[index]
+            if action in legal:
+                return action
+            raise ValueError(f"action id {index} ({action}) is not legal now")
+        extras = self.extras(legal)
+        slot = index - base
+        if slot < len(extras):
+            return extras[slot]
+        raise ValueError(f"action id {index} (overflow slot {slot}) holds no legal action now")
+
+    def encode(self, action: Action, legal: Sequence[Action]) -> int:
+        """The id of the legal ``action`` (the inverse of :meth:`decode`)."""
+        index = self.ids.get(action)
+        if index is not None:
+            return index
+        extras = self.extras(legal)
+        if action not in extras:
+            raise ValueError(f"{action} is not legal now")
+        return len(self.table) + extras.index(action)
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+class ViewEncoder:
+    """A seat's view (without its log) as a fixed-size ``float32`` vector, by feature hashing.
+
+    Every leaf of the view adds to one cell: a number (or bool) adds its value at the cell of
+    its path, a text or ``None`` adds 1 at the cell of ``path=value``, and every list adds its
+    length at ``path#``. List positions are part of paths (slot 3 is not slot 4); the viewer's
+    own side of ``players`` is renamed ``me`` and the other ``them``, so one policy can play
+    either seat. The overflow actions are described the same way under ``extra.k``.
+    """
+
+    def __init__(self, size: int = DEFAULT_OBS_SIZE) -> None:
+        if size < 16:
+            raise ValueError("the observation needs at least 16 cells")
+        self.size = size
+        self._cells: dict[str, int] = {}
+
+    def _cell(self, key: str) -> int:
+        cell = self._cells.get(key)
+        if cell is None:
+            if len(self._cells) > 1_000_000:  # unbounded texts in a view: start afresh
+                self._cells.clear()
+            cell = self._cells[key] = zlib.crc32(key.encode()) % self.size
+        return cell
+
+    def encode(self, view: Json, extras: Sequence[Action] = ()) -> Any:
+        """The vector of ``view`` (the seat's own) and of the overflow actions ``extras``."""
+        out = np.zeros(self.size, dtype=np.float32)
+        cells: list[int] = []
+        values: list[float] = []
+        viewer = view.get("viewer")
+        for key, value in view.items():
+            if key in _SKIP_KEYS:
+                continue
+            if key == "players" and isinstance(value, list) and isinstance(viewer, int):
+                for index, side in enumerate(value):
+                    name = "me" if index == viewer else "them"
+                    self._walk(side, name, cells, values)
+                continue
+            self._walk(value, key, cells, values)
+        for slot, action in enumerate(extras):
+            prefix = f"extra.{slot}"
+            self._walk([action.verb, *action.args], prefix, cells, values)
+        np.add.at(out, np.asarray(cells, dtype=np.intp), np.asarray(values, dtype=np.float32))
+        np.clip(out, -FEATURE_BOUND, FEATURE_BOUND, out=out)
+        return out
+
+    def _walk(self, node: Any, path: str, cells: list[int], values: list[float]) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key not in _SKIP_KEYS:
+                    self._walk(value, f"{path}.{key}", cells, values)
+        elif isinstance(node, list | tuple):
+            cells.append(self._cell(path + "#"))
+            values.append(float(len(node)))
+            for index, value in enumerate(node):
+                self._walk(value, f"{path}.{index}", cells, values)
+        elif isinstance(node, bool):
+            cells.append(self._cell(path))
+            values.append(1.0 if node else -1.0)
+        elif isinstance(node, int | float):
+            cells.append(self._cell(path))
+            values.append(float(node))
+        else:
+            cells.append(self._cell(f"{path}={node}"))
+            values.append(1.0)
