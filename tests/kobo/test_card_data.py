@@ -358,7 +358,7 @@ def test_duplicate_slug(tmp_path: Path) -> None:
 
 def test_every_error_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
     text = (
-        "version = 2\n"
+        'edition = 2\nversion = "two"\n'
         + GOOD_CARDS.replace("lv = 3", "lv = 0")
         .replace('"sharp-edge"', '"Sharp Edge"')
         .replace("amount = 1", "amount = 0")
@@ -366,7 +366,8 @@ def test_every_error_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
     )
     lines = load_error(tmp_path, text).splitlines()
     expected = [
-        "version: unknown top-level field",
+        "edition: unknown top-level field",
+        "version: expected a whole number from 1, not 'two'",
         'card[0] (slug "stone-golem") .lv: a character needs 1 <= lv <= 9',
         "card[1] (slug \"Sharp Edge\") .slug: 'Sharp Edge' is not kebab-case",
         'card[1] (slug "Sharp Edge") .steps[0].amount: modify_lv needs a non-zero amount',

@@ -80,6 +80,18 @@ def packaged_rules(package: str) -> RulesDocument:
     return read
 
 
+class RecordConfig(Protocol):
+    """The config that replays a record made with ``config`` under card data ``data_hash``
+    (a ruleset that versions its card data pins the version the record was made with)."""
+
+    def __call__(self, config: Mapping[str, Any], data_hash: str) -> Json: ...
+
+
+def keep_config(config: Mapping[str, Any], data_hash: str) -> Json:
+    """The default :class:`RecordConfig`: the recorded config as it is."""
+    return dict(config)
+
+
 def no_rules(lang: str) -> str:
     """The default :class:`RulesDocument`: none."""
     return ""
@@ -105,7 +117,8 @@ class Ruleset:
     candidate list for them reveals nothing hidden); ``secret_action`` says which actions'
     texts other seats may not read (replays and the "why" panel show them as their verb);
     ``rules_document`` gives the players' rules for the ルール / Rules screen and ``credits``
-    the attribution its assets need.
+    the attribution its assets need; ``record_config`` lets an old record replay under the card
+    data it was made with.
     """
 
     name: str
@@ -121,6 +134,7 @@ class Ruleset:
     secret_action: SecretAction = nothing_secret
     rules_document: RulesDocument = no_rules
     credits: Credits = no_credits
+    record_config: RecordConfig = keep_config
 
 
 _RULESETS: dict[str, Ruleset] = {}

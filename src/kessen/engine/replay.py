@@ -59,7 +59,7 @@ class Replay:
         action's legality, differs from the record.
         """
         rules = registry.get(self.ruleset)
-        state = rules.new_game(self.config, self.seed)
+        state = rules.new_game(rules.record_config(self.config, self.data_hash), self.seed)
         self._check(0, state, verify)
         yield state
         for step, text in enumerate(self.actions, start=1):

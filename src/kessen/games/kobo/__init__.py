@@ -6,6 +6,7 @@ from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
 from kessen.engine.players import Player, RandomPlayer
+from kessen.games.kobo.card_versions import record_config
 from kessen.games.kobo.catalog import catalog
 from kessen.games.kobo.config import default_config
 from kessen.games.kobo.game import new_game
@@ -85,6 +86,7 @@ registry.register(
         secret_action=secret_action,
         rules_document=registry.packaged_rules(__name__),
         credits=_credits,
+        record_config=record_config,
     )
 )
 

@@ -1,7 +1,9 @@
 """The configuration of a Kōbō match: the two decks, best-of, turn limit, test switches.
 
 A config is plain JSON data (it is stored in replays). Decks are named starter decks or whole
-deck objects; every deck is validated before a game starts. Whatever the config, a match is
+deck objects; every deck is validated before a game starts, against the card data the config
+names (``card_data``, a version of :mod:`~kessen.games.kobo.card_versions`; the current one
+by default). Whatever the config, a match is
 bounded: at most best of :data:`MAX_BEST_OF`, at most :data:`MAX_TURN_LIMIT` turns, and decks
 no larger than :mod:`~kessen.games.kobo.decks`' hard caps (checked even with ``validate``
 off, which only re-loading a recorded state uses).
@@ -10,20 +12,25 @@ off, which only re-loading a recorded state uses).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kessen.engine.contract import Json, RulesError
+from kessen.games.kobo.card_versions import (
+    LEGACY_VERSION,
+    current_version,
+    known_versions,
+    pool_for,
+)
 from kessen.games.kobo.decks import Deck, deck_from_json, deck_to_json, starter_decks
 from kessen.games.kobo.decks import validate_deck as deck_errors
-from kessen.games.kobo.schema import load_pool
 
 DEFAULT_TURN_LIMIT = 200
 MAX_TURN_LIMIT = 1000
 """The longest turn limit a config may set (a match must end in bounded time)."""
 MAX_BEST_OF = 9
 """The longest match a config may ask for: best of nine."""
-_KEYS = {"decks", "best_of", "turn_limit", "first_player", "shuffle", "validate"}
+_KEYS = {"decks", "best_of", "turn_limit", "first_player", "shuffle", "validate", "card_data"}
 
 
 class ConfigError(RulesError):
@@ -39,6 +46,8 @@ class KoboConfig:
     turn_limit: int = DEFAULT_TURN_LIMIT
     first_player: int | None = None
     shuffle: bool = True
+    card_data: int = field(default_factory=current_version)
+    """The version of the card data the match is played with."""
 
     @property
     def wins_needed(self) -> int:
@@ -46,14 +55,21 @@ class KoboConfig:
         return self.best_of // 2 + 1
 
     def to_json(self) -> Json:
-        """JSON form (decks written out whole, so a record never depends on a deck file)."""
-        return {
+        """JSON form (decks written out whole, so a record never depends on a deck file).
+
+        The card data version is left out when it is the legacy one, so every state of a
+        match recorded before versions existed keeps its hash.
+        """
+        out: Json = {
             "decks": [deck_to_json(d) for d in self.decks],
             "best_of": self.best_of,
             "turn_limit": self.turn_limit,
             "first_player": self.first_player,
             "shuffle": self.shuffle,
         }
+        if self.card_data != LEGACY_VERSION:
+            out["card_data"] = self.card_data
+        return out
 
 
 def default_config() -> Json:
@@ -68,13 +84,19 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
     unknown = set(raw) - _KEYS
     if unknown:
         problems.append(f"unknown config keys: {', '.join(sorted(unknown))}")
+    card_data = raw.get("card_data", current_version())
+    if card_data not in known_versions() or isinstance(card_data, bool):
+        problems.append(
+            f"card_data: expected a card data version, one of {known_versions()}, not {card_data!r}"
+        )
+        card_data = current_version()
     decks_raw = raw.get("decks")
     decks: list[Deck] = []
     if not isinstance(decks_raw, list | tuple) or len(decks_raw) != 2:
         problems.append("decks: expected a list of two decks (starter names or deck objects)")
     else:
         starters = starter_decks()
-        pool = load_pool()
+        pool = pool_for(card_data)
         for seat, item in enumerate(decks_raw):
             deck: Deck | None = None
             if isinstance(item, str):
@@ -118,4 +140,4 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
         problems.append("shuffle: expected true or false")
     if problems:
         raise ConfigError("; ".join(problems))
-    return KoboConfig((decks[0], decks[1]), best_of, limit, first, shuffle)
+    return KoboConfig((decks[0], decks[1]), best_of, limit, first, shuffle, card_data)

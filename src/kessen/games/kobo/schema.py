@@ -367,6 +367,8 @@ class CardPool:
     cards: dict[str, CardDef]
     data_hash: str
     source: str = "<memory>"
+    #: The card data's version (the file's top-level ``version``; 1 if it has none).
+    version: int = 1
 
     def get(self, slug: str) -> CardDef:
         """The card with this slug; ``KeyError`` (with close matches) if there is none."""
@@ -402,10 +404,15 @@ def parse_pool(data: bytes, source: str = "<memory>") -> CardPool:
     """Validate card-pool TOML bytes; ``source`` names the file in error messages."""
     raw = parse_toml(data, source)
     lines = [
-        f"{source}: {format_path((key,))}: unknown top-level field (a pool holds only [[card]])"
+        f"{source}: {format_path((key,))}: unknown top-level field "
+        "(a pool holds a version and [[card]] tables)"
         for key in raw
-        if key != "card"
+        if key not in ("card", "version")
     ]
+    version = raw.get("version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        lines.append(f"{source}: version: expected a whole number from 1, not {version!r}")
+        version = 1
     entries = raw.get("card")
     if not isinstance(entries, list) or not entries:
         lines.append(f"{source}: card: expected one or more [[card]] tables")
@@ -413,7 +420,7 @@ def parse_pool(data: bytes, source: str = "<memory>") -> CardPool:
     models, card_lines = _validate_cards(entries, source)
     raise_if_any(lines + card_lines)
     cards = {model.slug: model.to_def() for model in models}
-    return CardPool(cards, hashlib.sha256(data).hexdigest(), source)
+    return CardPool(cards, hashlib.sha256(data).hexdigest(), source, version)
 
 
 def _validate_cards(entries: list[Any], source: str) -> tuple[list[_CardModel], list[str]]:

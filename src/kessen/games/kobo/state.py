@@ -17,9 +17,9 @@ from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json, Outcome, Pending, Viewer
 from kessen.engine.log import Event
 from kessen.engine.rng import Rng
+from kessen.games.kobo.card_versions import LEGACY_VERSION, pool_for
 from kessen.games.kobo.cards import CardDef
 from kessen.games.kobo.config import KoboConfig, parse_config
-from kessen.games.kobo.schema import load_pool
 
 EMPTY = -1
 SLOTS = 5
@@ -133,7 +133,7 @@ class KoboState(GameState):
     @classmethod
     def blank(cls, config: KoboConfig, seed: int, cards: list[list[str]]) -> KoboState:
         """A state with the given cards per seat (in zone order) and nothing dealt yet."""
-        pool = load_pool()
+        pool = pool_for(config.card_data)
         state = cls.__new__(cls)
         state.config = config
         defs: list[CardDef] = []
@@ -350,8 +350,8 @@ class KoboState(GameState):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild a state from :meth:`to_json` output."""
-        config = parse_config({**data["config"], "validate": False})
-        pool = load_pool()
+        config = parse_config({"card_data": LEGACY_VERSION, **data["config"], "validate": False})
+        pool = pool_for(config.card_data)
         new = cls.__new__(cls)
         new.config = config
         new.defs = tuple(pool.get(s) for s in data["cards"])

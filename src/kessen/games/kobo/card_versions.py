@@ -1,0 +1,82 @@
+"""Versions of Kōbō's card data: the current pool and every earlier one a record may name.
+
+Balance work changes cards' numbers; a match recorded before the change must still replay
+exactly as it was played. The shipped ``data/cards.toml`` carries a top-level ``version``;
+every earlier version is kept byte for byte as ``data/cards-v<N>.toml``, so its SHA-256 is
+the ``data_hash`` the records made under it carry. A config names its card data with the key
+``card_data``; a record whose config predates that key is pinned by its data hash
+(:func:`record_config`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from kessen.engine.contract import Json
+from kessen.games.kobo.schema import DATA_DIR, CardPool, load_pool
+
+LEGACY_VERSION = 1
+"""The version of card data without a ``version`` field (everything recorded before it)."""
+
+
+def current_version() -> int:
+    """The version of the shipped card pool."""
+    return load_pool().version
+
+
+def archived_versions() -> dict[int, CardPool]:
+    """Every earlier card pool kept in the package, by version."""
+    return dict(_archive())
+
+
+@functools.cache
+def _archive() -> dict[int, CardPool]:
+    found: dict[int, CardPool] = {}
+    for path in sorted(DATA_DIR.glob("cards-v*.toml")):
+        number = path.stem.removeprefix("cards-v")
+        if not number.isdigit():
+            continue
+        pool = load_pool(path)
+        if pool.version != int(number):
+            raise ValueError(f"{path}: its version is {pool.version}, its name says {number}")
+        found[pool.version] = pool
+    return found
+
+
+def pool_for(version: int) -> CardPool:
+    """The card pool of ``version``; ``KeyError`` naming the known versions if there is none."""
+    if version == current_version():
+        return load_pool()
+    archive = _archive()
+    if version not in archive:
+        known = sorted({*archive, current_version()})
+        raise KeyError(f"no card data version {version}; known: {known}")
+    return archive[version]
+
+
+def known_versions() -> list[int]:
+    """Every version a config may name, oldest first."""
+    return sorted({*_archive(), current_version()})
+
+
+def version_of_hash(data_hash: str) -> int | None:
+    """The version whose file has this SHA-256, if the package keeps it."""
+    if data_hash == load_pool().data_hash:
+        return current_version()
+    for version, pool in _archive().items():
+        if pool.data_hash == data_hash:
+            return version
+    return None
+
+
+def record_config(config: Mapping[str, Any], data_hash: str) -> Json:
+    """The config that replays a record made under ``data_hash``: a config that names no
+    card data gets the version whose file has that hash (unchanged if none has)."""
+    if "card_data" in config:
+        return dict(config)
+    version = version_of_hash(data_hash)
+    if version is None:
+        return dict(config)
+    return {**config, "card_data": version}

@@ -1,0 +1,90 @@
+"""Card data versions: a record made under earlier card data replays exactly as it was played.
+
+``tests/fixtures/kobo_cards_v1_match.json`` is a best-of-three COM match exported by
+``kessen store export`` from the release before card data had versions (its data hash is the
+SHA-256 of ``data/cards-v1.toml``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kessen.engine import registry
+from kessen.engine.replay import Replay
+from kessen.games.kobo.card_versions import (
+    LEGACY_VERSION,
+    archived_versions,
+    current_version,
+    known_versions,
+    pool_for,
+    record_config,
+    version_of_hash,
+)
+from kessen.games.kobo.config import ConfigError
+from kessen.games.kobo.schema import load_pool
+from kessen.games.kobo.state import KoboState
+from kessen.store import MatchStore
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "kobo_cards_v1_match.json"
+
+
+def old_record() -> dict[str, object]:
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_every_earlier_version_is_kept_and_the_current_one_is_newest() -> None:
+    archive = archived_versions()
+    assert LEGACY_VERSION in archive
+    assert current_version() > max(archive)
+    assert known_versions() == [*sorted(archive), current_version()]
+    hashes = [pool.data_hash for pool in archive.values()] + [load_pool().data_hash]
+    assert len(set(hashes)) == len(hashes)
+    for version, pool in archive.items():
+        assert version_of_hash(pool.data_hash) == version
+
+
+def test_a_record_from_before_versions_replays_under_its_own_card_data() -> None:
+    document = old_record()
+    replay = Replay.from_json(document["replay"])  # type: ignore[arg-type]
+    assert "card_data" not in replay.config
+    assert version_of_hash(replay.data_hash) == LEGACY_VERSION
+    final = replay.final_state(verify=True)  # every recorded state hash matches
+    assert isinstance(final, KoboState)
+    assert final.pending is None and final.config.card_data == LEGACY_VERSION
+    assert all(d == pool_for(LEGACY_VERSION).get(d.slug) for d in final.defs)
+
+
+def test_store_check_passes_an_imported_old_record(tmp_path: Path) -> None:
+    with MatchStore(tmp_path / "store.db") as store:
+        match_id = store.import_match(old_record(), check=True)
+        assert store.check(match_id) is None
+
+
+def test_a_new_game_names_its_card_data_and_an_old_state_keeps_its_hash() -> None:
+    rules = registry.get("kobo")
+    new = rules.new_game({"decks": ["swarm", "tempo"]}, 1)
+    assert isinstance(new, KoboState)
+    assert new.to_json()["config"]["card_data"] == current_version()
+    legacy = rules.new_game({"decks": ["swarm", "tempo"], "card_data": LEGACY_VERSION}, 1)
+    assert "card_data" not in legacy.to_json()["config"]
+    again = KoboState.from_json(legacy.to_json())
+    assert again.state_hash() == legacy.state_hash()
+    assert again.config.card_data == LEGACY_VERSION
+
+
+def test_record_config_pins_only_configs_that_name_no_card_data() -> None:
+    legacy_hash = pool_for(LEGACY_VERSION).data_hash
+    assert record_config({"decks": []}, legacy_hash) == {"decks": [], "card_data": 1}
+    assert record_config({"decks": [], "card_data": 2}, legacy_hash)["card_data"] == 2
+    assert record_config({"decks": []}, "unknown-hash") == {"decks": []}
+
+
+@pytest.mark.parametrize("value", [0, 99, "2", True, None])
+def test_an_unknown_card_data_version_is_refused_by_name(value: object) -> None:
+    with pytest.raises(ConfigError, match="card_data: expected a card data version"):
+        registry.get("kobo").new_game({"decks": ["swarm", "tempo"], "card_data": value}, 1)
