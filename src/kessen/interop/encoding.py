@@ -36,9 +36,27 @@ DEFAULT_OBS_SIZE = 4096
 DEFAULT_OVERFLOW = 64
 """Overflow action slots unless a caller asks for another number."""
 
-# View keys that carry no game information for the seat (presentation, bookkeeping) or that
-# the action mask already gives (the legal action texts).
-_SKIP_KEYS = frozenset({"log", "lang", "name", "viewer", "everything", "prompt_id", "legal"})
+# View keys that carry no game information for the seat (presentation, bookkeeping), that a
+# card's slug already gives (its kind, printed Lv, label) or that the action mask gives (the
+# legal action texts). The log is left out: the observation is the board, not its history.
+_SKIP_KEYS = frozenset(
+    {
+        "log",
+        "lang",
+        "name",
+        "name_ja",
+        "name_en",
+        "style_ja",
+        "style_en",
+        "viewer",
+        "everything",
+        "prompt_id",
+        "legal",
+        "kind",
+        "printed",
+        "label",
+    }
+)
 
 # --- action tables ---------------------------------------------------------------------------
 
@@ -231,54 +249,77 @@ class ViewEncoder:
         if size < 16:
             raise ValueError("the observation needs at least 16 cells")
         self.size = size
-        self._cells: dict[str, int] = {}
+        # (parent path, key or index) -> (child path, cell of the child path); and
+        # (path, text) -> cell of ``path=text``. Paths and texts of a ruleset's views are few.
+        self._paths: dict[tuple[str, Any], tuple[str, int]] = {}
+        self._texts: dict[tuple[str, Any], int] = {}
 
-    def _cell(self, key: str) -> int:
-        cell = self._cells.get(key)
-        if cell is None:
-            if len(self._cells) > 1_000_000:  # unbounded texts in a view: start afresh
-                self._cells.clear()
-            cell = self._cells[key] = zlib.crc32(key.encode()) % self.size
+    def _hash(self, key: str) -> int:
+        return zlib.crc32(key.encode()) % self.size
+
+    def _child(self, path: str, key: Any) -> tuple[str, int]:
+        child = f"{path}.{key}"
+        found = self._paths[(path, key)] = (child, self._hash(child))
+        return found
+
+    def _text(self, path: str, value: Any) -> int:
+        if len(self._texts) > 1_000_000:  # unbounded texts in views: start afresh
+            self._texts.clear()
+        cell = self._texts[(path, value)] = self._hash(f"{path}={value}")
         return cell
 
     def encode(self, view: Json, extras: Sequence[Action] = ()) -> Any:
         """The vector of ``view`` (the seat's own) and of the overflow actions ``extras``."""
-        out = np.zeros(self.size, dtype=np.float32)
-        cells: list[int] = []
-        values: list[float] = []
         viewer = view.get("viewer")
+        top: list[tuple[str, Any]] = []
         for key, value in view.items():
             if key in _SKIP_KEYS:
                 continue
             if key == "players" and isinstance(value, list) and isinstance(viewer, int):
-                for index, side in enumerate(value):
-                    name = "me" if index == viewer else "them"
-                    self._walk(side, name, cells, values)
-                continue
-            self._walk(value, key, cells, values)
-        for slot, action in enumerate(extras):
-            prefix = f"extra.{slot}"
-            self._walk([action.verb, *action.args], prefix, cells, values)
+                top += [("me" if i == viewer else "them", side) for i, side in enumerate(value)]
+            else:
+                top.append((key, value))
+        top += [(f"extra.{k}", [a.verb, *a.args]) for k, a in enumerate(extras)]
+        cells, values = self._flatten(top)
+        out = np.zeros(self.size, dtype=np.float32)
         np.add.at(out, np.asarray(cells, dtype=np.intp), np.asarray(values, dtype=np.float32))
         np.clip(out, -FEATURE_BOUND, FEATURE_BOUND, out=out)
         return out
 
-    def _walk(self, node: Any, path: str, cells: list[int], values: list[float]) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key not in _SKIP_KEYS:
-                    self._walk(value, f"{path}.{key}", cells, values)
-        elif isinstance(node, list | tuple):
-            cells.append(self._cell(path + "#"))
-            values.append(float(len(node)))
-            for index, value in enumerate(node):
-                self._walk(value, f"{path}.{index}", cells, values)
-        elif isinstance(node, bool):
-            cells.append(self._cell(path))
-            values.append(1.0 if node else -1.0)
-        elif isinstance(node, int | float):
-            cells.append(self._cell(path))
-            values.append(float(node))
-        else:
-            cells.append(self._cell(f"{path}={node}"))
-            values.append(1.0)
+    def _flatten(self, roots: list[tuple[str, Any]]) -> tuple[list[int], list[float]]:
+        """The (cell, value) pairs of every leaf under ``roots`` (path, node)."""
+        cells: list[int] = []
+        values: list[float] = []
+        paths = self._paths
+        texts = self._texts
+        skip = _SKIP_KEYS
+        todo: list[tuple[str, int, Any]] = [(p, self._hash(p), n) for p, n in reversed(roots)]
+        pop = todo.pop
+        push = todo.append
+        while todo:
+            path, cell, node = pop()
+            kind = type(node)
+            if kind is dict:
+                for key, value in node.items():
+                    if key in skip:
+                        continue
+                    found = paths.get((path, key)) or self._child(path, key)
+                    push((found[0], found[1], value))
+            elif kind is list or kind is tuple:
+                found = paths.get((path, "#")) or self._child(path, "#")
+                cells.append(found[1])
+                values.append(float(len(node)))
+                for index, value in enumerate(node):
+                    found = paths.get((path, index)) or self._child(path, index)
+                    push((found[0], found[1], value))
+            elif kind is bool:
+                cells.append(cell)
+                values.append(1.0 if node else -1.0)
+            elif kind is int or kind is float:
+                cells.append(cell)
+                values.append(float(node))
+            else:
+                text = texts.get((path, node))
+                cells.append(text if text is not None else self._text(path, node))
+                values.append(1.0)
+        return cells, values

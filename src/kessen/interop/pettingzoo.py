@@ -18,11 +18,12 @@ honours the :class:`~kessen.engine.contract.GameState` contract); the optional e
   without a seed plays the next seed of a generator seeded by ``s``, so a run of episodes
   repeats exactly;
 - **infos** never tell an agent what it may not see: the agent to act gets the step, the
-  prompt and a hash of its own view (``view_hash``); the engine's true ``state_hash`` (which
-  depends on every hidden card) is given only once the match is over. The match seed (which
-  fixes every shuffle) is never in an info: it stays in the environment with the actions
-  (:attr:`KessenEnv.match_seed`, :attr:`KessenEnv.actions`), and :meth:`KessenEnv.record`
-  writes the match into the match store, where ``kessen store check`` replays it;
+  prompt and a hash of its own observation (``observation_hash``); the engine's true
+  ``state_hash`` (which depends on every hidden card) is given only once the match is over.
+  The match seed (which fixes every shuffle) is never in an info: it stays in the environment
+  with the actions (:attr:`KessenEnv.match_seed`, :attr:`KessenEnv.actions`), and
+  :meth:`KessenEnv.record` writes the match into the match store, where ``kessen store
+  check`` replays it;
 - **render**: ``render_mode="ansi"`` returns the board as one seat sees it, as ``kessen
   watch`` (Kōbō) and ``kessen replay`` (TWGP) print it.
 """
@@ -59,11 +60,12 @@ SEED_BITS = 62
 SQLite integers)."""
 
 
-def view_hash(view: Json) -> str:
-    """A short digest of a seat's view without its log (equal views give equal digests)."""
-    board = {k: v for k, v in view.items() if k != "log"}
-    text = json.dumps(board, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+def obs_hash(obs: Mapping[str, Any]) -> str:
+    """A short digest of an observation (its vector and its action mask)."""
+    digest = hashlib.blake2b(digest_size=12)
+    digest.update(obs["observation"].tobytes())
+    digest.update(obs["action_mask"].tobytes())
+    return digest.hexdigest()
 
 
 class KessenEnv(AECEnv):  # type: ignore[misc]
@@ -131,8 +133,10 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         self.match_seed: int | None = None
         #: The actions of the current match so far, as text.
         self.actions: list[str] = []
+        #: Whether ``max_cycles`` cut the current match short (it is then stored unfinished).
+        self.truncated = False
         self._decisions = [0, 0]
-        self._view_cache: dict[int, tuple[int, Json]] = {}
+        self._obs_cache: dict[int, tuple[int, dict[str, Any]]] = {}
         self._legal: list[Action] = []
 
     # -- spaces -----------------------------------------------------------------------------
@@ -160,7 +164,8 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         self.state = self.rules.new_game(self.config, match_seed)
         self.actions = []
         self._decisions = [0, 0]
-        self._view_cache = {}
+        self._obs_cache = {}
+        self.truncated = False
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -174,43 +179,45 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         self._select(pending.seat)
 
     def _select(self, seat: int) -> None:
-        """Make ``seat`` the agent to act: its legal actions, its view and its info."""
+        """Make ``seat`` the agent to act: its legal actions, its observation and its info."""
         state = self.state
         assert state is not None and state.pending is not None
-        self.agent_selection = self.possible_agents[seat]
+        agent = self.possible_agents[seat]
+        self.agent_selection = agent
         self._legal = state.legal_actions()
-        view = self._view(seat)
-        for agent in self.agents:
-            self.infos[agent] = {"step": len(self.actions)}
-        self.infos[self.agent_selection].update(
-            prompt=state.pending.prompt, view_hash=view_hash(view)
-        )
+        obs = self._observation(seat)
+        for other in self.agents:
+            self.infos[other] = {"step": len(self.actions)}
+        self.infos[agent].update(prompt=state.pending.prompt, observation_hash=obs_hash(obs))
 
-    def _view(self, seat: int) -> Json:
-        """``view(seat)`` of the current step (computed once per step and seat)."""
-        cached = self._view_cache.get(seat)
+    def _observation(self, seat: int) -> dict[str, Any]:
+        """The observation of ``seat`` at the current step (built once per step and seat)."""
         step = len(self.actions)
+        cached = self._obs_cache.get(seat)
         if cached is not None and cached[0] == step:
             return cached[1]
-        assert self.state is not None
-        view = self.state.view(seat, self.lang)
-        self._view_cache[seat] = (step, view)
-        return view
-
-    def observe(self, agent: str) -> Any:
-        """The observation of ``agent``: its view as a vector and its action mask."""
-        seat = self._seat[agent]
-        if self.state is None:
-            raise RuntimeError("reset() must come before observe()")
-        view = self._view(seat)
-        acting = self.state.pending is not None and agent == self.agent_selection
+        state = self.state
+        assert state is not None
+        agent = self.possible_agents[seat]
+        view = state.view(seat, self.lang)
+        acting = state.pending is not None and agent == self.agent_selection
         if acting and not (self.terminations[agent] or self.truncations[agent]):
             extras = self.codec.extras(self._legal)
             mask = self.codec.mask(self._legal)
         else:
             extras = []
             mask = np.zeros(self.codec.size, dtype=np.int8)
-        return {"observation": self.encoder.encode(view, extras), "action_mask": mask}
+        obs = {"observation": self.encoder.encode(view, extras), "action_mask": mask}
+        self._obs_cache[seat] = (step, obs)
+        return obs
+
+    def observe(self, agent: str) -> Any:
+        """The observation of ``agent`` (a fresh copy): its view as a vector and its action
+        mask (all zeros unless it is the agent to act)."""
+        if self.state is None:
+            raise RuntimeError("reset() must come before observe()")
+        obs = self._observation(self._seat[agent])
+        return {"observation": obs["observation"].copy(), "action_mask": obs["action_mask"].copy()}
 
     def step(self, action: Any) -> None:
         """Apply ``action`` (an action id) of the agent to act; ``None`` for a finished agent.
@@ -235,6 +242,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         if pending is None:
             self._finish(seat)
         elif self.max_cycles is not None and self._decisions[seat] >= self.max_cycles:
+            self.truncated = True
             self.truncations = dict.fromkeys(self.agents, True)
             self._select(pending.seat)
             self._accumulate_rewards()
@@ -311,7 +319,9 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         """Write the current match into ``store`` (a :class:`~kessen.store.MatchStore`).
 
         The match is played back from its seed and actions, so the record carries the same
-        state hashes and event digests as one written while playing; returns its match id.
+        state hashes and event digests as one written while playing; a match cut short by
+        ``max_cycles`` is stored unfinished, with ``"truncated": true`` in its meta. Returns
+        the match id.
         """
         if self.match_seed is None:
             raise RuntimeError("reset() must come before record()")
@@ -323,7 +333,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
             self.actions,
             players,
             source=source,
-            meta=meta,
+            meta={"env": "pettingzoo", "truncated": self.truncated, **(meta or {})},
         )
 
     # -- render -------------------------------------------------------------------------------
@@ -450,8 +460,8 @@ __all__ = [
     "board_text",
     "env",
     "kobo_env",
+    "obs_hash",
     "raw_env",
     "record_match",
     "twgp_env",
-    "view_hash",
 ]
