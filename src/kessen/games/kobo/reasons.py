@@ -50,7 +50,13 @@ def _in_chain(state: KoboState) -> bool:
 def chain_card_reason(state: KoboState, seat: int, card: int) -> tuple[str, dict[str, object]]:
     """Why ``seat`` could not activate ``card`` (a tactic in hand or a face-down trap) even if
     it held priority now; ``("", {})`` if it could."""
-    if not _in_chain(state):
+    return _chain_reason(state, seat, card, _in_chain(state))
+
+
+def _chain_reason(
+    state: KoboState, seat: int, card: int, in_chain: bool
+) -> tuple[str, dict[str, object]]:
+    if not in_chain:
         return "no_chain", {}
     cdef = state.defs[card]
     if cdef.when is TIMING_DEFENDING and seat == state.attacker_seat:
@@ -84,8 +90,9 @@ def _chain_cards(state: KoboState, seat: int) -> list[Json]:
     out: list[Json] = []
     top = state.stack[-1][0] if state.stack else ""
     answering = top == "chain" and state.prompt is not None and state.prompt[0] == seat
+    in_chain = _in_chain(state)
     for index, card in enumerate(state.zone(seat, THAND)):
-        code, params = chain_card_reason(state, seat, card)
+        code, params = _chain_reason(state, seat, card, in_chain)
         if not code and not answering:
             code, params = _turn_reason(state, seat)
         if code:
@@ -96,7 +103,7 @@ def _chain_cards(state: KoboState, seat: int) -> list[Json]:
         card = state.strategy[seat * SLOTS + slot]
         if card == EMPTY or state.faceup[card]:
             continue
-        code, params = chain_card_reason(state, seat, card)
+        code, params = _chain_reason(state, seat, card, in_chain)
         if not code and not answering:
             code, params = _turn_reason(state, seat)
         if code:
