@@ -241,5 +241,17 @@ def render(state: TwgpState, viewer: int | None, everything: bool, lang: str = "
         "players": [_side(state, s, viewer, everything, lang) for s in (0, 1)],
         "pending": pending,
         "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
+        "why_not": _why_not(state, viewer, lang) if viewer is not None and not everything else None,
         "log": [e.visible(viewer, everything) for e in state.log],
     }
+
+
+def _why_not(state: TwgpState, seat: int, lang: str) -> list[Json]:
+    """Each card of ``seat``'s hand that it may not use now, with the reason and its words
+    (:mod:`.reasons`); only ever in the seat's own view."""
+    from kessen.games.twgp.reasons import reason_text, unplayable_reasons
+
+    out = unplayable_reasons(state, seat)
+    for entry in out:
+        entry["text"] = reason_text(entry["code"], entry["params"], lang)
+    return out
