@@ -41,9 +41,11 @@ class Describe(Protocol):
 
 
 class Catalog(Protocol):
-    """The public card and deck information a client needs, in ``lang``."""
+    """The public card and deck information a client needs, in ``lang``: for games of
+    ``config`` when given (a record's config names the card data it was played with), else
+    for new games."""
 
-    def __call__(self, lang: str) -> Json: ...
+    def __call__(self, lang: str, config: Mapping[str, Any] | None = None) -> Json: ...
 
 
 class SecretAction(Protocol):

@@ -81,9 +81,12 @@ def _view(state: GameState, viewer: int | None, lang: str) -> Json:
     return state.view_all(lang) if viewer is None else state.view(viewer, lang)
 
 
-def _card_texts(ruleset: str, lang: str, slugs: set[str]) -> Json:
+def _card_texts(replay: Replay, lang: str, slugs: set[str]) -> Json:
+    """The texts of the cards the replay shows, as the card data of its match had them."""
+    rules = registry.get(replay.ruleset)
     try:
-        cards = registry.get(ruleset).catalog(lang).get("cards", {})
+        config = rules.record_config(replay.config, replay.data_hash)
+        cards = rules.catalog(lang, config).get("cards", {})
     except Exception:  # a catalogue is a nicety; the replay works without it
         return {}
     return {slug: cards[slug] for slug in sorted(slugs) if slug in cards}
@@ -165,7 +168,7 @@ def build(replay: Replay, lang: str = "ja", *, verify: bool = True, title: str =
         "logs": texts,
         "log_lengths": lengths,
         "log_overrides": {k: {str(i): v for i, v in o.items()} for k, o in overrides.items()},
-        "cards": _card_texts(replay.ruleset, lang, slugs),
+        "cards": _card_texts(replay, lang, slugs),
     }
 
 

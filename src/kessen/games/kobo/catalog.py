@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from kessen.engine.contract import Json
+from kessen.games.kobo.card_versions import current_version, pool_for
 from kessen.games.kobo.decks import starter_decks
 from kessen.games.kobo.icons import load_icons
-from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.text import card_text, kind_label
 
 
-@cache
-def catalog(lang: str) -> Json:
+def catalog(lang: str, config: Mapping[str, Any] | None = None) -> Json:
     """Every card (with its text in ``lang``), its pictogram, and every starter deck list.
 
-    ``icons`` maps each icon name a card uses to its standalone SVG (drawn in currentColor).
+    The cards are those of the card data ``config`` names (a record's, pinned by
+    ``record_config``), the current data by default. ``icons`` maps each icon name a card uses
+    to its standalone SVG (drawn in currentColor); a card of earlier data that had no icon
+    shows the icon its slug has now.
     """
-    pool = load_pool()
+    version = (config or {}).get("card_data", current_version())
+    return _catalog(lang, version if isinstance(version, int) else current_version())
+
+
+@cache
+def _catalog(lang: str, version: int) -> Json:
+    pool = pool_for(version)
+    current = pool_for(current_version())
     icons = load_icons()
     cards = {
         c.slug: {
@@ -29,7 +40,7 @@ def catalog(lang: str) -> Json:
             "limited": c.limited,
             "chain_again": c.chain_again,
             "text": card_text(c, lang),
-            "icon": c.icon,
+            "icon": c.icon or (current.cards[c.slug].icon if c.slug in current else ""),
         }
         for c in pool.cards.values()
     }
@@ -43,10 +54,11 @@ def catalog(lang: str) -> Json:
         }
         for d in starter_decks().values()
     }
-    used = sorted({c.icon for c in pool.cards.values() if c.icon})
+    used = sorted({str(card["icon"]) for card in cards.values() if card["icon"]})
     return {
         "cards": cards,
         "decks": decks,
         "icons": {name: icons.svg(name) for name in used},
         "data_hash": pool.data_hash,
+        "card_data": pool.version,
     }

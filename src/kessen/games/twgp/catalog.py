@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from kessen.engine.contract import Json
 from kessen.games.twgp.cards import CARDS, DATA_HASH, JOKER_IDS, card_text
 from kessen.games.twgp.config import SWITCHES
 
 
-@cache
-def catalog(lang: str) -> Json:
-    """Every card with its generated text in ``lang``, and every rule switch with its default.
+def catalog(lang: str, config: Mapping[str, Any] | None = None) -> Json:
+    """Every card with its generated text in ``lang``, and every rule switch with its default
+    (the pack never changes, so ``config`` changes nothing).
 
     >>> catalog("en")["cards"]["s3"]["text"]
     'Unit, base power 03. Can be charge-driven and can stealth.'
     """
+    return _catalog(lang)
+
+
+@cache
+def _catalog(lang: str) -> Json:
     cards = {
         c.slug: {
             "slug": c.slug,
