@@ -13,7 +13,9 @@ For each ruleset, in one process and one sitting, alternating ``--rounds`` times
   closing ``step(None)`` calls are not counted).
 
 Prints a markdown table of the median rates and the ratio engine / environment (how many times
-the engine's speed the wrapper costs). Usage::
+the engine's speed the wrapper costs). Rates are per second of the process's CPU time by
+default (``--clock cpu``): on a shared machine other jobs then slow neither side; ``--clock
+wall`` times by the wall clock as ``engine_bench.py`` does. Usage::
 
     .venv/bin/python bench/env_bench.py --seconds 5 --rounds 3
 """
@@ -39,11 +41,15 @@ from kessen.interop.pettingzoo import env as make_env
 RULESETS = ("kobo", "twgp")
 
 
-def engine_rate(ruleset: str, seconds: float, seed: int, with_view: bool) -> float:
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def engine_rate(
+    ruleset: str, seconds: float, seed: int, with_view: bool, clock: Callable[[], float]
+) -> float:
     """Actions per second of random playouts through the engine (optionally viewing)."""
     rules = registry.get(ruleset)
     config = rules.default_config
-    clock = time.perf_counter
     actions = games = 0
     start = clock()
     while clock() - start < seconds:
@@ -60,10 +66,9 @@ def engine_rate(ruleset: str, seconds: float, seed: int, with_view: bool) -> flo
     return actions / (clock() - start)
 
 
-def env_rate(ruleset: str, seconds: float, seed: int) -> float:
+def env_rate(ruleset: str, seconds: float, seed: int, clock: Callable[[], float]) -> float:
     """Decision steps per second of random playouts through the PettingZoo environment."""
     environment = make_env(ruleset)
-    clock = time.perf_counter
     steps = games = 0
     start = clock()
     while clock() - start < seconds:
@@ -89,15 +94,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternations (median kept)")
     parser.add_argument("--seed", type=int, default=1, help="first game seed")
     parser.add_argument("--cpu", type=int, help="pin the process to this CPU (Linux)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="what is timed")
     parser.add_argument("--ruleset", action="append", help="only this ruleset (repeatable)")
     args = parser.parse_args(argv)
     if args.cpu is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
     rulesets = tuple(args.ruleset or RULESETS)
+    clock = CLOCKS[args.clock]
     print(
         f"Kessen {__version__} environment benchmark, Python {platform.python_version()} "
         f"({platform.python_implementation()}, {platform.machine()}), {args.seconds:g} s per "
-        f"measurement, median of {args.rounds} alternating rounds, "
+        f"measurement ({args.clock} time), median of {args.rounds} alternating rounds, "
         f"{time.strftime('%Y-%m-%d %H:%M')}\n"
     )
     print(
@@ -108,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     for ruleset in rulesets:
         runs: dict[str, list[float]] = {"engine": [], "view": [], "env": []}
         measures: dict[str, Callable[[], float]] = {
-            "engine": partial(engine_rate, ruleset, args.seconds, args.seed, False),
-            "view": partial(engine_rate, ruleset, args.seconds, args.seed, True),
-            "env": partial(env_rate, ruleset, args.seconds, args.seed),
+            "engine": partial(engine_rate, ruleset, args.seconds, args.seed, False, clock),
+            "view": partial(engine_rate, ruleset, args.seconds, args.seed, True, clock),
+            "env": partial(env_rate, ruleset, args.seconds, args.seed, clock),
         }
         for _ in range(args.rounds):
             for key, measure in measures.items():

@@ -238,34 +238,45 @@ class ActionCodec:
 class ViewEncoder:
     """A seat's view (without its log) as a fixed-size ``float32`` vector, by feature hashing.
 
-    Every leaf of the view adds to one cell: a number (or bool) adds its value at the cell of
-    its path, a text or ``None`` adds 1 at the cell of ``path=value``, and every list adds its
-    length at ``path#``. List positions are part of paths (slot 3 is not slot 4); the viewer's
-    own side of ``players`` is renamed ``me`` and the other ``them``, so one policy can play
-    either seat. The overflow actions are described the same way under ``extra.k``.
+    Every leaf of the view adds to one cell: a number (or bool, as 1 or 0) adds its value at
+    the cell of its path, a text or ``None`` adds 1 at the cell of ``path=value``, and every
+    list adds its length at ``path.#``. List positions are part of paths (slot 3 is not slot
+    4); the viewer's own side of ``players`` is renamed ``me`` and the other ``them``, so one
+    policy can play either seat. The overflow actions are described the same way under
+    ``extra.k``. The vector is a sum, so it depends on the view's content only (not on the
+    order of its keys), and an encoder may reuse the pairs of a subtree equal to one it saw.
     """
 
     def __init__(self, size: int = DEFAULT_OBS_SIZE) -> None:
         if size < 16:
             raise ValueError("the observation needs at least 16 cells")
         self.size = size
-        # (parent path, key or index) -> (child path, cell of the child path); and
-        # (path, text) -> cell of ``path=text``. Paths and texts of a ruleset's views are few.
-        self._paths: dict[tuple[str, Any], tuple[str, int]] = {}
-        self._texts: dict[tuple[str, Any], int] = {}
+        # Per path: its cell, its children (key or index -> child path), the cells of its texts
+        # (value -> cell of ``path=value``) and the cell of its length (``path.#``). The paths
+        # and texts of a ruleset's views are few; the tables stop growing once seen.
+        self._nodes: dict[str, _Node] = {}
+        self._texts_seen = 0
 
     def _hash(self, key: str) -> int:
         return zlib.crc32(key.encode()) % self.size
 
-    def _child(self, path: str, key: Any) -> tuple[str, int]:
-        child = f"{path}.{key}"
-        found = self._paths[(path, key)] = (child, self._hash(child))
-        return found
+    def _node(self, path: str) -> _Node:
+        node = self._nodes.get(path)
+        if node is None:
+            node = self._nodes[path] = _Node(path, self._hash(path), self._hash(path + ".#"))
+        return node
 
-    def _text(self, path: str, value: Any) -> int:
-        if len(self._texts) > 1_000_000:  # unbounded texts in views: start afresh
-            self._texts.clear()
-        cell = self._texts[(path, value)] = self._hash(f"{path}={value}")
+    def _child(self, node: _Node, key: Any) -> _Node:
+        child = self._node(f"{node.path}.{key}")
+        node.children[key] = child
+        return child
+
+    def _text(self, node: _Node, value: Any) -> int:
+        self._texts_seen += 1
+        if self._texts_seen > 1_000_000:  # unbounded texts in views: start afresh
+            self._nodes.clear()
+            self._texts_seen = 0
+        cell = node.texts[value] = self._hash(f"{node.path}={value}")
         return cell
 
     def encode(self, view: Json, extras: Sequence[Action] = ()) -> Any:
@@ -280,46 +291,101 @@ class ViewEncoder:
             else:
                 top.append((key, value))
         top += [(f"extra.{k}", [a.verb, *a.args]) for k, a in enumerate(extras)]
-        cells, values = self._flatten(top)
+        cells: list[int] = []
+        values: list[float] = []
+        skip = _SKIP_KEYS
+        for path, item in top:
+            node = self._node(path)
+            if type(item) is dict:
+                children = node.children
+                for key, value in item.items():
+                    if key not in skip:
+                        child = children.get(key) or self._child(node, key)
+                        self._memo_walk(child, value, viewer, cells, values)
+            else:
+                self._memo_walk(node, item, viewer, cells, values)
         out = np.zeros(self.size, dtype=np.float32)
         np.add.at(out, np.asarray(cells, dtype=np.intp), np.asarray(values, dtype=np.float32))
         np.clip(out, -FEATURE_BOUND, FEATURE_BOUND, out=out)
         return out
 
-    def _flatten(self, roots: list[tuple[str, Any]]) -> tuple[list[int], list[float]]:
-        """The (cell, value) pairs of every leaf under ``roots`` (path, node)."""
-        cells: list[int] = []
-        values: list[float] = []
-        paths = self._paths
-        texts = self._texts
+    def _memo_walk(
+        self, node: _Node, item: Any, viewer: Any, cells: list[int], values: list[float]
+    ) -> None:
+        """Add the pairs of the subtree ``item`` at ``node``, reusing the pairs of the last
+        subtree seen there by the same viewer if it is equal (most of a board stays the same
+        from one decision to the next, and comparing is much cheaper than walking)."""
+        kind = type(item)
+        if kind is int or kind is float or kind is bool:
+            cells.append(node.cell)
+            values.append(float(item))
+            return
+        if kind is not dict and kind is not list:
+            self._walk(node, item, cells, values)
+            return
+        memo = node.memo.get(viewer)
+        # An identical object may have been changed in place since: only an equal copy counts.
+        if memo is not None and memo[0] is not item and memo[0] == item:
+            cells.extend(memo[1])
+            values.extend(memo[2])
+            return
+        own_cells: list[int] = []
+        own_values: list[float] = []
+        self._walk(node, item, own_cells, own_values)
+        node.memo[viewer] = (item, own_cells, own_values)
+        cells.extend(own_cells)
+        values.extend(own_values)
+
+    def _walk(self, root: _Node, item: Any, cells: list[int], values: list[float]) -> None:
+        """Add the (cell, value) pairs of every leaf of ``item``, found at path ``root``."""
+        add_cell = cells.append
+        add_value = values.append
         skip = _SKIP_KEYS
-        todo: list[tuple[str, int, Any]] = [(p, self._hash(p), n) for p, n in reversed(roots)]
-        pop = todo.pop
-        push = todo.append
+        todo: list[tuple[_Node, Any]] = [(root, item)]
         while todo:
-            path, cell, node = pop()
-            kind = type(node)
+            node, item = todo.pop()
+            kind = type(item)
             if kind is dict:
-                for key, value in node.items():
-                    if key in skip:
-                        continue
-                    found = paths.get((path, key)) or self._child(path, key)
-                    push((found[0], found[1], value))
+                pairs: Iterable[tuple[Any, Any]] = item.items()
             elif kind is list or kind is tuple:
-                found = paths.get((path, "#")) or self._child(path, "#")
-                cells.append(found[1])
-                values.append(float(len(node)))
-                for index, value in enumerate(node):
-                    found = paths.get((path, index)) or self._child(path, index)
-                    push((found[0], found[1], value))
-            elif kind is bool:
-                cells.append(cell)
-                values.append(1.0 if node else -1.0)
-            elif kind is int or kind is float:
-                cells.append(cell)
-                values.append(float(node))
+                add_cell(node.length)
+                add_value(float(len(item)))
+                pairs = enumerate(item)
             else:
-                text = texts.get((path, node))
-                cells.append(text if text is not None else self._text(path, node))
-                values.append(1.0)
-        return cells, values
+                pairs = ((None, item),)
+            children = node.children
+            for key, value in pairs:
+                if key is None:
+                    child = node
+                elif key in skip:
+                    continue
+                else:
+                    child = children.get(key) or self._child(node, key)
+                kind = type(value)
+                if kind is dict or kind is list or kind is tuple:
+                    todo.append((child, value))
+                elif kind is bool:
+                    add_cell(child.cell)
+                    add_value(1.0 if value else 0.0)
+                elif kind is int or kind is float:
+                    add_cell(child.cell)
+                    add_value(float(value))
+                else:
+                    text = child.texts.get(value)
+                    add_cell(text if text is not None else self._text(child, value))
+                    add_value(1.0)
+
+
+class _Node:
+    """One path of a view: its cell, its length's cell, its children and its texts' cells."""
+
+    __slots__ = ("cell", "children", "length", "memo", "path", "texts")
+
+    def __init__(self, path: str, cell: int, length: int) -> None:
+        self.path = path
+        self.cell = cell
+        self.length = length
+        self.children: dict[Any, _Node] = {}
+        self.texts: dict[Any, int] = {}
+        # Per viewer: the last subtree seen at this path and its (cells, values).
+        self.memo: dict[Any, tuple[Any, list[int], list[float]]] = {}

@@ -61,10 +61,14 @@ SQLite integers)."""
 
 
 def obs_hash(obs: Mapping[str, Any]) -> str:
-    """A short digest of an observation (its vector and its action mask)."""
+    """A short digest of an observation (its vector and its action mask): of the nonzero cells
+    and their values, and of the legal ids."""
+    vector = obs["observation"]
+    cells = np.flatnonzero(vector)
     digest = hashlib.blake2b(digest_size=12)
-    digest.update(obs["observation"].tobytes())
-    digest.update(obs["action_mask"].tobytes())
+    digest.update(cells.astype(np.int32).tobytes())
+    digest.update(vector[cells].tobytes())
+    digest.update(np.flatnonzero(obs["action_mask"]).astype(np.int32).tobytes())
     return digest.hexdigest()
 
 
