@@ -1,243 +1,32 @@
-// Recorded matches (対戦記録) of every ruleset: the list of recorded matches, the replay
-// viewer, and "continue from here" (a new game against COM from any step of a replay).
+// The replay viewer of a recorded match, and "continue from here" (a new game against COM
+// from any step of a replay).
 //
 // The viewer asks the server for one step at a time (`/api/matches/{id}/step/{n}`), as one
-// seat saw it — or everything once the match is over — and draws it with the board renderer
-// of its ruleset (app.js for Kōbō, twgp.js for TWGP), read-only. Logs only grow, so each
-// request says which log the page already has and the server sends only the new entries.
+// seat saw it — or everything once the match is over — and draws it with the module of its
+// ruleset (shell/registry.js), read-only. Logs only grow, so each request says which log the
+// page already has and the server sends only the new entries.
 
+import { disconnect } from './connection.js';
+import { $, $$, h, put } from './dom.js';
 import {
-  S, I18N, h, put, t, $, $$, fetchJson, toast, showScreen, scheduleRender, cat, seatName,
-  beginGame, leaveGame, resumeGame, disconnect, closeOverlay, saveSettings, levelName,
-  promptLabel, anyActionText, ownTokens,
-} from './app.js';
+  decksText, fetchMatches, loadPage, openHistory, renderHistoryScreen, resultOf, setHash, when,
+} from './history.js';
+import { hasText, t } from './i18n.js';
+import { closeOverlay, toast } from './overlay.js';
+import { anyActionText, gameOf, GAMES, known, promptLabel, resetGames } from './registry.js';
+import { levelName, seatName } from './seats.js';
+import { beginGame, leaveGame, showScreen } from './session.js';
+import { S, saveSettings, scheduleRender } from './state.js';
 
-const PAGE = 20;
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 1000; // one step per second at 1×
 const KEEP = 120; // step views kept in memory per replay
-
-const L = {
-  filters: { game: '', deck: '', result: '', source: '', since: '', until: '' },
-  offset: 0,
-  page: null,
-  error: null,
-  loading: false,
-  seq: 0,
-};
-
-/* ================================================================== addresses */
-
-/** Ask the match API, presenting this browser's game tokens (an unfinished match shows its
- *  own seat's view only to the browser that plays it). */
-function fetchMatches(url, init = {}) {
-  const headers = { ...(init.headers || {}) };
-  const tokens = ownTokens();
-  if (tokens.length) headers['X-Kessen-Token'] = tokens.join(',');
-  return fetchJson(url, { ...init, headers });
-}
-
-/** Keep the address in step with the screen, so a reload comes back to it. */
-export function setHash(hash) {
-  const url = hash ? `${location.pathname}${location.search}${hash}` : `${location.pathname}${location.search}`;
-  if (`${location.pathname}${location.search}${location.hash}` !== url) history.replaceState(null, '', url);
-}
-
-/** Open what the address names (`#/matches`, `#/matches/12`); false when it names nothing. */
-export function routeFromHash() {
-  const m = /^#\/matches(?:\/(\d+))?$/.exec(location.hash);
-  if (!m) return false;
-  if (m[1]) openReplay(Number(m[1]));
-  else openHistory();
-  return true;
-}
-
-/* ================================================================== the list */
-
-export async function openHistory() {
-  stopReplay();
-  if (S.ws) disconnect(); // a live game is only set aside: 対戦に戻る rejoins it
-  closeOverlay();
-  showScreen('history');
-  setHash('#/matches');
-  renderHistoryScreen();
-  await loadPage();
-}
-
-function untilParam(day) {
-  // The form's 終了日 includes that day: the server's `until` is exclusive.
-  const d = new Date(`${day}T00:00:00`);
-  if (Number.isNaN(d.getTime())) return day;
-  d.setDate(d.getDate() + 1);
-  const pad = (n) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
-async function loadPage() {
-  const seq = ++L.seq;
-  L.loading = true;
-  renderList();
-  const f = L.filters;
-  const q = new URLSearchParams({ offset: String(L.offset), limit: String(PAGE) });
-  if (f.game) q.set('ruleset', f.game);
-  if (f.deck) q.set('deck', f.deck);
-  if (f.result === 'open') q.set('finished', 'false');
-  else if (f.result) q.set('result', f.result);
-  if (f.source) q.set('source', f.source);
-  if (f.since) q.set('since', f.since);
-  if (f.until) q.set('until', untilParam(f.until));
-  try {
-    const page = await fetchMatches(`/api/matches?${q}`);
-    if (seq !== L.seq) return;
-    L.page = page;
-    L.error = null;
-  } catch (err) {
-    if (seq !== L.seq) return;
-    L.page = null;
-    L.error = String(err.message || err);
-  }
-  L.loading = false;
-  renderList();
-}
-
-/** The static parts of the list screen (filters, titles) in the current language. */
-export function renderHistoryScreen() {
-  if ($('#history').hidden) return;
-  $('#mh-back').textContent = S.game ? `← ${t('back_to_game')}` : `← ${t('back')}`;
-  const f = L.filters;
-  const option = (value, text) => h('option', { value, text });
-  const games = S.meta ? Object.keys(S.meta.rulesets) : ['kobo'];
-  put($('#f-game'), option('', t('f_all')), games.map((g) => option(g, I18N.ja[`game_${g}`] ? t(`game_${g}`) : g)));
-  $('#f-game').value = f.game;
-  put($('#f-deck'), option('', t('f_all')), Object.values(cat().decks || {}).map((d) => option(d.slug, d.name)));
-  put($('#f-result'), option('', t('f_all')), option('0', t('r_p1')), option('1', t('r_p2')),
-    option('none', t('r_none')), option('open', t('r_open')));
-  put($('#f-source'), option('', t('f_all')),
-    ['server', 'branch', 'sim', 'import', 'play'].map((s) => option(s, t(`src_${s}`))));
-  $('#f-deck').value = f.deck;
-  $('#f-result').value = f.result;
-  $('#f-source').value = f.source;
-  $('#f-since').value = f.since;
-  $('#f-until').value = f.until;
-  renderList();
-}
-
-function when(iso) {
-  return iso ? iso.replace('T', ' ').slice(0, 16) : '';
-}
-
-function deckName(slug) {
-  const d = slug && cat().decks ? cat().decks[slug] : null;
-  return d ? d.name : (slug || '?');
-}
-
-/** What the decks column says of a match: its two decks, or the game when it has none. */
-function decksOf(m) {
-  if (m.ruleset && m.ruleset !== 'kobo' && !(m.decks || []).some((d) => d)) {
-    return [h('span', { class: 'mh-game', text: I18N.ja[`game_${m.ruleset}`] ? t(`game_${m.ruleset}`) : m.ruleset })];
-  }
-  const decks = m.decks || [];
-  return [h('span', { class: 'd0', text: deckName(decks[0]) }), h('span', { class: 'vs muted', text: ' vs ' }),
-    h('span', { class: 'd1', text: deckName(decks[1]) })];
-}
-
-function decksText(m) {
-  return decksOf(m).map((e) => e.textContent).join('');
-}
-
-function playerName(p) {
-  return p === 'human' ? t('human') : levelName(p);
-}
-
-function resultOf(m) {
-  if (!m.finished) return { cls: 'open', text: t('r_open') };
-  if (m.winner === 0 || m.winner === 1) {
-    const human = m.players[String(m.winner)] === 'human';
-    return { cls: human ? 'win' : `p${m.winner + 1}`, text: t(m.winner === 0 ? 'r_p1' : 'r_p2') };
-  }
-  return { cls: 'none', text: m.reason === 'abandoned' ? t('r_abandoned') : t('r_none') };
-}
-
-function sourceOf(m) {
-  const key = `src_${m.source}`;
-  const name = I18N.ja[key] ? t(key) : m.source;
-  if (m.parent) return `${name}（${t('branch_of', { id: m.parent[0], step: m.parent[1] })}）`;
-  return name;
-}
-
-function renderList() {
-  const box = $('#mh-list');
-  if (!box || $('#history').hidden) return;
-  const page = L.page;
-  if (!page) {
-    put(box, h('p', { class: 'mh-note muted', text: L.loading ? t('mh_loading') : L.error ? `${t('err_history')}: ${L.error}` : '' }));
-    put($('#mh-pager'));
-    return;
-  }
-  box.classList.toggle('loading', L.loading);
-  if (!page.matches.length) {
-    put(box, h('p', { class: 'mh-note muted', text: t('mh_empty') }));
-  } else {
-    const head = h('tr', null, ['#', t('col_when'), t('col_decks'), t('col_players'), t('col_result'), t('col_steps'), t('col_source'), '']
-      .map((text) => h('th', { text })));
-    const rows = page.matches.map((m) => {
-      const r = resultOf(m);
-      const open = () => openReplay(m.id);
-      return h('tr', {
-        class: 'mh-row', tabindex: '0', dataset: { id: m.id }, onclick: open,
-        onkeydown: (ev) => { if (ev.key === 'Enter') open(); },
-      },
-      h('td', { class: 'mh-id muted', text: m.id }),
-      h('td', { class: 'mh-when', text: when(m.created) }),
-      h('td', { class: 'mh-decks' }, decksOf(m)),
-      h('td', { class: 'mh-players', text: `${playerName(m.players['0'])} vs ${playerName(m.players['1'])}` }),
-      h('td', { class: `mh-result ${r.cls}`, text: r.text }),
-      h('td', { class: 'mh-steps', text: t('n_steps', { n: m.steps }) }),
-      h('td', { class: 'mh-source muted', text: sourceOf(m) }),
-      h('td', { class: 'mh-open' }, h('button', { type: 'button', class: 'tool', text: t('open'), tabindex: '-1' })));
-    });
-    put(box, h('table', { class: 'mh-table' }, h('thead', null, head), h('tbody', null, rows)));
-  }
-  const from = page.matches.length ? page.offset + 1 : 0;
-  put($('#mh-pager'),
-    h('button', { type: 'button', class: 'tool', id: 'mh-prev', text: t('prev_page'), disabled: page.offset === 0,
-      onclick: () => { L.offset = Math.max(0, L.offset - PAGE); loadPage(); } }),
-    h('span', { class: 'muted', text: t('page_range', { from, to: page.offset + page.matches.length }) }),
-    h('button', { type: 'button', class: 'tool', id: 'mh-next', text: t('next_page'), disabled: !page.more,
-      onclick: () => { L.offset += PAGE; loadPage(); } }));
-}
-
-export function bindHistory() {
-  $('#mh-filters').addEventListener('change', (ev) => {
-    const id = ev.target.id;
-    const key = { 'f-game': 'game', 'f-deck': 'deck', 'f-result': 'result', 'f-source': 'source', 'f-since': 'since', 'f-until': 'until' }[id];
-    if (!key) return;
-    L.filters[key] = ev.target.value;
-    L.offset = 0;
-    loadPage();
-  });
-  $('#mh-filters').addEventListener('submit', (ev) => ev.preventDefault());
-  $('#f-clear').addEventListener('click', () => {
-    L.filters = { game: '', deck: '', result: '', source: '', since: '', until: '' };
-    L.offset = 0;
-    renderHistoryScreen();
-    loadPage();
-  });
-  $('#mh-back').addEventListener('click', () => {
-    setHash('');
-    if (S.game) resumeGame();
-    else showScreen('start');
-  });
-  for (const b of $$('[data-open-history]')) b.addEventListener('click', () => openHistory());
-}
-
-/* ================================================================== the replay viewer */
 
 /** Whether `ruleset` plays matches (Kōbō: best of N games) rather than single games (TWGP):
  * a ruleset whose config has no `best_of` plays one game at a time. */
 function playsMatches(ruleset) {
   const meta = S.meta && S.meta.rulesets && S.meta.rulesets[ruleset];
-  return meta ? 'best_of' in (meta.default_config || {}) : ruleset === 'kobo';
+  return meta ? 'best_of' in (meta.default_config || {}) : ruleset === GAMES[0].id;
 }
 
 /** A text of the viewer in the words of the open record's ruleset: a record of single games
@@ -245,8 +34,8 @@ function playsMatches(ruleset) {
 function rt(key, params) {
   const R = S.replay;
   const own = `${key}_game`;
-  const ruleset = (R && R.info.match.ruleset) || 'kobo';
-  return !playsMatches(ruleset) && I18N.ja[own] ? t(own, params) : t(key, params);
+  const ruleset = (R && R.info.match.ruleset) || GAMES[0].id;
+  return !playsMatches(ruleset) && hasText(own) ? t(own, params) : t(key, params);
 }
 
 export async function openReplay(id, opts = {}) {
@@ -281,7 +70,7 @@ export async function openReplay(id, opts = {}) {
   S.info = null;
   S.opsSig = '';
   S.logSig = '';
-  S.prevKeys.clear();
+  resetGames();
   showScreen('game');
   setHash(`#/matches/${id}`);
   await goTo(opts.step || 0);
@@ -461,13 +250,7 @@ function turnAt(step) {
 
 function turnLabel(x) {
   if (!x) return '';
-  if (S.replay && S.replay.info.match.ruleset === 'twgp') {
-    if (x.turn === 0) return t('setup_label');
-    return `${t('turn', { n: x.turn })}${x.player == null ? '' : ` · P${x.player + 1}`}`;
-  }
-  if (x.turn === 0) return t('standby_label', { g: x.game });
-  const who = x.player == null ? '' : ` · P${x.player + 1}`;
-  return `${t('turn_label', { g: x.game, n: x.turn })}${who}`;
+  return gameOf((S.replay && S.replay.info.match.ruleset) || GAMES[0].id).replayTurnLabel(x);
 }
 
 async function continueHere() {
@@ -483,11 +266,7 @@ async function continueHere() {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ step: R.step, seat }),
     });
-    const decks = R.info.match.decks || [];
-    const ruleset = R.info.match.ruleset || 'kobo';
-    const known = decks.length === 2 && decks.every((d) => d && cat().decks && cat().decks[d]);
-    let cfg = known ? { mode: 'vs_com', decks: seat === 1 ? [decks[1], decks[0]] : decks, com: res.com } : null;
-    if (ruleset !== 'kobo') cfg = { ruleset, mode: 'vs_com', com: res.com };
+    const cfg = gameOf(R.info.match.ruleset || GAMES[0].id).continueConfig(R.info.match, seat, res);
     stopReplay();
     setHash('');
     beginGame({ id: res.id, token: res.token, seat: res.seat }, cfg);
@@ -557,7 +336,7 @@ export function updatePanel() {
   const data = R.current && R.current.step === R.step ? R.current : null;
   let move = t('rp_start');
   if (data && data.action) {
-    const ruleset = R.info.match.ruleset || 'kobo';
+    const ruleset = R.info.match.ruleset || GAMES[0].id;
     const prompt = data.prompt ? `${promptLabel(data.prompt, ruleset)} · ` : '';
     move = t('rp_move', { who: seatName(data.actor), action: `${prompt}${anyActionText(data.action, data.prompt, ruleset)}` });
   }

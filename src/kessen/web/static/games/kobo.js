@@ -1,0 +1,167 @@
+// Kōbō (攻防): the game module the shell draws Kōbō views with (see shell/registry.js for the
+// contract). Its parts: kobo-strings.js (texts), kobo-board.js (cards, board, top bar, lane,
+// results), kobo-ops.js (operation panel, action texts, glowing choices), kobo-info.js (CARD
+// INFORMATION, deck lists, end-of-game dialogs).
+//
+// It never decides what is legal: the buttons and the glowing board elements are exactly the
+// action texts of `view.pending.legal`, and choosing one sends that text back.
+
+import {
+  cat, catalogs, K, renderCenter, renderKoboLane, renderPiles, renderResults, renderSide, renderTopbar,
+} from './kobo-board.js';
+import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver } from './kobo-info.js';
+import { actionText, applyHover, markSelectable, renderOps, setHover } from './kobo-ops.js';
+import { t } from './kobo-strings.js';
+import { $, $$, h, put } from '../shell/dom.js';
+import { me } from '../shell/seats.js';
+import { fetchJson, S, scheduleRender } from '../shell/state.js';
+
+/** The Kōbō catalogue (cards, decks) in `lang`, fetched once. */
+async function ensureCatalog(lang) {
+  if (!catalogs[lang]) catalogs[lang] = await fetchJson(`/api/catalog/kobo?lang=${lang}`);
+  return catalogs[lang];
+}
+
+/** Draw a Kōbō view: top bar, both sides, piles, center, lane, results, operation panel. */
+function render(v) {
+  const bottom = me();
+  const top = 1 - bottom;
+  const keys = new Map();
+  renderTopbar(v);
+  put($('#side-top'), ...renderSide(v, top, 'top', keys));
+  put($('#side-bottom'), ...renderSide(v, bottom, 'bottom', keys));
+  put($('#piles-top'), ...renderPiles(v, top));
+  put($('#piles-bottom'), ...renderPiles(v, bottom));
+  renderCenter(v, keys);
+  renderKoboLane(v);
+  renderResults(v);
+  if (S.replay) S.opsSig = '';
+  else renderOps(v);
+  markSelectable(v);
+  applyHover();
+  K.prevKeys = keys;
+}
+
+/** Show a game's or the match's end once, when the live view first shows it. */
+function detectEnd(prev, view) {
+  if (!view.history.live) return;
+  const sameGame = prev && prev.session.id === view.session.id && prev.history.live;
+  if (view.match.over) {
+    if (!sameGame || !prev.match.over) {
+      if (S.dismissedMatch !== view.session.id) showMatchOver();
+    }
+    return;
+  }
+  if (sameGame && view.match.results.length > prev.match.results.length) {
+    showGameOver(view.match.results.length - 1);
+  }
+}
+
+/** A pass that ends the turn is confirmed first (it may cost an exclusion penalty). */
+function intercept(action, v) {
+  if (action !== 'pass' || v.pending.prompt !== 'turn') return false;
+  S.confirm = { action, promptId: v.pending.prompt_id };
+  S.opsSig = '';
+  scheduleRender();
+  return true;
+}
+
+/** Escape closes the pass confirmation. */
+function onEscape() {
+  if (!S.confirm) return false;
+  S.confirm = null;
+  S.opsSig = '';
+  scheduleRender();
+  return true;
+}
+
+/* ---------------------------------------------------------------- start screen */
+
+/** The deck pickers: labels by mode, the decks of the catalogue, each deck's style. */
+function renderStartOptions(box, ctx) {
+  $('#deck-label-0').textContent = ctx.mode === 'vs_com' ? t('deck_you') : t('deck_p1');
+  $('#deck-label-1').textContent = ctx.mode === 'vs_com' ? t('deck_opp') : t('deck_p2');
+  const decks = Object.values(cat().decks || {});
+  const defaults = ctx.meta.default_decks || [];
+  for (const side of [0, 1]) {
+    const sel = $(`#deck-${side}`);
+    const current = sel.value || defaults[side] || (decks[side] && decks[side].slug);
+    put(sel, ...decks.map((d) => h('option', { value: d.slug, text: d.name })));
+    if (current) sel.value = current;
+    const deck = cat().decks[sel.value];
+    $(`#deck-style-${side}`).textContent = deck ? deck.style : '';
+  }
+  const preview = $('#deck-preview');
+  if (!preview.hidden && preview.dataset.side) showDeckPreview(Number(preview.dataset.side), true);
+}
+
+function startConfig() {
+  return { decks: [$('#deck-0').value, $('#deck-1').value] };
+}
+
+/** Once at boot: the deck list buttons, the deck pickers and the hover over glowing places. */
+function init() {
+  for (const b of $$('[data-show-deck]')) b.addEventListener('click', () => showDeckPreview(Number(b.dataset.showDeck)));
+  $('#kobo-options').addEventListener('change', (ev) => {
+    if (ev.target.id.startsWith('deck-') && S.meta && S.meta.rulesets.kobo) {
+      renderStartOptions($('#kobo-options'), { mode: $('#start-form').mode.value, meta: S.meta.rulesets.kobo });
+    }
+  });
+  $('#table').addEventListener('mouseover', (ev) => {
+    const sel = ev.target.closest('.selectable[data-act]');
+    if (sel) {
+      if (S.hover !== sel.dataset.act) setHover(sel.dataset.act);
+    }
+  });
+  $('#table').addEventListener('mouseout', (ev) => {
+    const sel = ev.target.closest('.selectable[data-act]');
+    if (sel && !sel.contains(ev.relatedTarget)) setHover(null);
+  });
+}
+
+/* ---------------------------------------------------------------- records */
+
+function replayTurnLabel(x) {
+  if (x.turn === 0) return t('standby_label', { g: x.game });
+  const who = x.player == null ? '' : ` · P${x.player + 1}`;
+  return `${t('turn_label', { g: x.game, n: x.turn })}${who}`;
+}
+
+/** もう一度 after "continue from here": the record's decks, the human's first. */
+function continueConfig(match, seat, res) {
+  const decks = match.decks || [];
+  const known = decks.length === 2 && decks.every((d) => d && cat().decks && cat().decks[d]);
+  return known ? { mode: 'vs_com', decks: seat === 1 ? [decks[1], decks[0]] : decks, com: res.com } : null;
+}
+
+function deckName(slug) {
+  const d = slug && cat().decks ? cat().decks[slug] : null;
+  return d ? d.name : (slug || '?');
+}
+
+export const game = {
+  id: 'kobo',
+  t,
+  brand: '攻防',
+  logoSub: 'Kōbō',
+  title: '攻防 Kōbō — Kessen',
+  optionsBox: 'kobo-options',
+  boardClass: '',
+  ensureCatalog,
+  renderStartOptions,
+  startConfig,
+  onUnpicked: () => { $('#deck-preview').hidden = true; },
+  init,
+  render,
+  renderInfo: renderKoboInfo,
+  actionText,
+  promptName: (prompt) => t(`pt_${prompt}`),
+  detectEnd,
+  intercept,
+  onEscape,
+  reset: () => { K.prevKeys.clear(); },
+  replayTurnLabel,
+  continueConfig,
+  decks: () => Object.values(cat().decks || {}),
+  deckName,
+};

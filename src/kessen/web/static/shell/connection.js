@@ -1,0 +1,127 @@
+// The connection to a game: one WebSocket per seat, reconnecting with backoff, and the
+// messages the page sends (an action answering the pending prompt, undo, redo, language…).
+
+import { $, $$ } from './dom.js';
+import { t } from './i18n.js';
+import { toast } from './overlay.js';
+import { gameOfView } from './registry.js';
+import { isMyPrompt, online } from './seats.js';
+import { S, scheduleRender } from './state.js';
+
+const handlers = { state: () => {}, error: () => {} };
+
+/** Who receives the server's messages: `state` gets each view, `error` each error message. */
+export function onMessages(state, error) {
+  handlers.state = state;
+  handlers.error = error;
+}
+
+function wsUrl(game) {
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${proto}://${location.host}/ws/${encodeURIComponent(game.id)}?token=${encodeURIComponent(game.token)}`;
+}
+
+export function send(msg) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    toast(t('err_network'), t('reconnecting', { n: S.reconnectAttempt || 1 }), 'warn');
+    return false;
+  }
+  S.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+export function connect() {
+  const game = S.game;
+  if (!game) return;
+  clearTimeout(S.reconnectTimer);
+  const serial = ++S.wsSerial;
+  let ws;
+  try {
+    ws = new WebSocket(wsUrl(game));
+  } catch (err) {
+    scheduleReconnect();
+    return;
+  }
+  S.ws = ws;
+  document.body.dataset.conn = 'connecting';
+  ws.onopen = () => {
+    if (serial !== S.wsSerial) return;
+    S.reconnectAttempt = 0;
+    $('#reconnect').hidden = true;
+    document.body.dataset.conn = 'open';
+    if (S.settings.lang !== 'ja') ws.send(JSON.stringify({ type: 'lang', lang: S.settings.lang }));
+    if (S.game && S.game.showAll) ws.send(JSON.stringify({ type: 'show_all', on: true }));
+  };
+  ws.onmessage = (ev) => {
+    if (serial !== S.wsSerial) return;
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    if (msg.type === 'state') handlers.state(msg.view);
+    else if (msg.type === 'error') handlers.error(msg);
+  };
+  ws.onclose = (ev) => {
+    if (serial !== S.wsSerial) return;
+    S.ws = null;
+    S.awaiting = null;
+    S.opsSig = '';
+    document.body.dataset.conn = 'closed';
+    scheduleRender();
+    if (ev.code === 4404 || ev.code === 4410 || !S.game) return; // no such game / closed after its end
+    scheduleReconnect();
+  };
+  ws.onerror = () => { /* onclose follows */ };
+}
+
+function scheduleReconnect() {
+  if (!S.game) return;
+  S.reconnectAttempt += 1;
+  const delay = Math.min(10000, 400 * 2 ** (S.reconnectAttempt - 1));
+  const box = $('#reconnect');
+  box.textContent = t('reconnecting', { n: S.reconnectAttempt });
+  box.hidden = false;
+  clearTimeout(S.reconnectTimer);
+  S.reconnectTimer = setTimeout(connect, delay);
+}
+
+export function disconnect() {
+  S.wsSerial += 1;
+  clearTimeout(S.reconnectTimer);
+  if (S.ws) {
+    try { S.ws.close(); } catch { /* ignore */ }
+  }
+  S.ws = null;
+  $('#reconnect').hidden = true;
+}
+
+/** Choose one of the pending prompt's legal actions (a button or a glowing place): the game
+ *  on screen may take it over (a confirmation), else it is sent. */
+export function choose(action) {
+  const v = S.view;
+  if (!isMyPrompt(v) || S.awaiting != null || !online()) return;
+  if (!v.pending.legal.includes(action)) return;
+  S.confirm = null;
+  const g = gameOfView(v);
+  if (g.intercept && g.intercept(action, v)) return;
+  act(action);
+}
+
+/** Send an action for the pending prompt; every choice is disabled until the next view. */
+export function act(action) {
+  const v = S.view;
+  if (!isMyPrompt(v)) return;
+  if (send({ type: 'act', prompt_id: v.pending.prompt_id, action })) {
+    S.awaiting = v.pending.prompt_id;
+    S.hover = null;
+    // Nothing may be chosen twice: disable every choice at once, before the next frame.
+    for (const b of $$('#ops button.act')) b.disabled = true;
+    for (const e of $$('.selectable')) e.classList.remove('selectable');
+    document.body.dataset.myTurn = '0';
+    S.opsSig = '';
+    scheduleRender();
+  }
+}
+

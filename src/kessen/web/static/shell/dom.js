@@ -1,0 +1,30 @@
+// DOM helpers of every UI file: query ($, $$), build an element (h), replace children (put).
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+export function h(tag, props, ...kids) {
+  const e = document.createElement(tag);
+  if (props) {
+    for (const [k, v] of Object.entries(props)) {
+      if (v == null || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k === 'text') e.textContent = v;
+      else if (k === 'dataset') Object.assign(e.dataset, v);
+      else if (k === 'style') e.style.cssText = String(v); // CSSOM: allowed by the CSP, unlike a style attribute
+      else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+  for (const kid of kids.flat(3)) {
+    if (kid == null || kid === false) continue;
+    e.append(kid instanceof Node ? kid : String(kid));
+  }
+  return e;
+}
+
+/** Replace the children of `el`, skipping null/false (replaceChildren would print "null"). */
+export function put(el, ...kids) {
+  el.replaceChildren(...kids.flat(3).filter((k) => k != null && k !== false));
+  return el;
+}

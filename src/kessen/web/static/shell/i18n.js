@@ -1,0 +1,134 @@
+// Shared texts of the page (Japanese by default, English available) and the way each game
+// module adds its own: `texts(table)` makes a game's translator that reads the game's table
+// first and falls back to the shell's.
+
+import { S } from './state.js';
+
+/** The shell's texts: start screen, connection, tools, settings, log, history, replay. */
+export const I18N = {
+  ja: {
+    tagline: '罠と戦術で応酬する二人用カードバトル。先に2勝した側がマッチの勝者です。', game: 'ゲーム', f_game: 'ゲーム', mode: '対戦モード',
+    mode_vs_com: '対COM', mode_com_vs_com: 'COM同士', mode_hint_vs: 'あなたは下側を操作します。COMの手札と伏せ罠は見えません。',
+    mode_hint_cc: '両者をCOMが操作し、マッチ終了まで観戦します（下側の視点）。', view_list: 'デッキリストを見る', com_level: 'COMの強さ',
+    com_random: 'ランダム（弱い）', com_heuristic: 'ヒューリスティック（標準）', advanced: '詳細設定', pace: 'COMの速さ（1手の間隔）',
+    pace_default: 'サーバー既定', seed: 'シード（空欄でランダム）', start: '対戦開始', starting: '開始中…', undo: '一つ戻る', redo: '一つ進む',
+    live: 'ライブに戻る', show_all: 'すべて表示', settings: '演出設定', motion: '画面の動き', motion_on: '通常',
+    motion_reduced: '控えめ', motion_off: 'オフ', lane_highlight: '処理レーンの強調表示', show_log: '攻防連鎖ログを表示',
+    show_history: '対戦履歴を表示', new_match: '新しい対戦', quit_confirm: 'もう一度押すと終了', log_title: '攻防連鎖',
+    history_title: '対戦履歴', ops_title: '操作', you: 'あなた', opp: '相手', com_suffix: '（COM）', best_of: '{n}本勝負',
+    turn: 'ターン{n}', info_empty: '盤面のカードや山札を押すと、ここに詳細が表示されます。', reconnecting: '再接続中…（{n}回目）',
+    connecting: '接続中…', undo_none: '戻せる操作がありません', redo_none: '進める操作がありません',
+    undo_opponent: '相手が判断した時点より前には戻れません', undo_learned: '新しく知った情報（引いた・公開されたカード、ランダムな結果）より前には戻れません',
+    undo_over: 'マッチは終了しました。戻すことはできません（記録から再生・分岐できます）', undo_first: 'これ以上は戻れません', redo_live: 'ライブ表示中です',
+    boundary: 'ここより前には戻れません', err_refused: '受け付けられませんでした', err_malformed: '不正なメッセージ', err_invalid: '不正なメッセージ',
+    err_too_large: 'メッセージが大きすぎます', err_unknown_game: '対戦が見つかりません',
+    err_evicted: 'この対戦は終了し、サーバーから閉じられました（対戦記録から見られます）', err_rate_limited: '操作が多すぎます。少し待ってください',
+    err_too_deep: '不正なメッセージ', err_binary: '不正なメッセージ', err_internal: 'サーバーエラー', err_start: '対戦を開始できません',
+    err_network: '接続エラー', err_generic: 'エラー', dismiss: '閉じる', matches_title: '対戦記録', back: '戻る',
+    back_to_game: '対戦に戻る', f_deck: 'デッキ', f_result: '結果', f_source: '種類', f_since: '開始日', f_until: '終了日',
+    f_clear: '条件をクリア', f_all: 'すべて', r_p1: 'P1の勝ち', r_p2: 'P2の勝ち', r_none: '勝者なし', r_open: '進行中',
+    r_abandoned: '中断', src_server: '対戦', src_branch: '続き', src_sim: 'シミュレーション', src_import: '取り込み',
+    src_play: '記録', branch_of: '#{id}の{step}手目から', col_when: '日時', col_decks: 'デッキ', col_players: '対戦者',
+    col_result: '結果', col_steps: '手数', col_source: '種類', n_steps: '{n}手', human: 'あなた', prev_page: '‹ 前へ',
+    next_page: '次へ ›', page_range: '{from}–{to}件目', mh_empty: '条件に合う対戦はありません。', mh_loading: '読み込み中…',
+    open: '開く', replay: 'リプレイ', replay_title: '再生', replay_step: 'ステップ {step} / {steps}', rp_seek: 'ステップ',
+    rp_prev_turn: '前のターン (PageUp)', rp_next_turn: '次のターン (PageDown)', rp_prev: '一つ戻る (←)',
+    rp_next: '一つ進む (→)', rp_play: '再生 (Space)', rp_pause: '一時停止 (Space)', rp_turn: 'ターン', rp_speed: '速さ',
+    rp_seat: '視点', seat_p1: 'P1', seat_p2: 'P2', seat_all: 'すべて', rp_all_locked: '「すべて」はマッチ終了後に選べます。',
+    rp_all_why: '非公開のカードを守るため、「すべて」はマッチ終了後に選べます。', rp_seat_locked: '対戦中のCOMの視点は見られません（手札が見えてしまうため）。',
+    rp_start: '開始時の局面', rp_move: '{who}：{action}', rp_continue: 'この局面から対戦',
+    rp_continue_note: 'あなた：{seat} ／ 相手：COM（{com}）', seat_viewing: 'P{n}（視点）',
+    rp_continue_over: 'この局面ではマッチが終わっています。', rp_all_locked_game: '「すべて」はゲーム終了後に選べます。',
+    rp_all_why_game: '非公開のカードを守るため、「すべて」はゲーム終了後に選べます。',
+    rp_seat_locked_game: '対戦中のCOMの視点は見られません（手札が見えてしまうため）。', rp_continue_over_game: 'この局面ではゲームが終わっています。',
+    err_replay: 'リプレイを開けません', err_continue: 'この局面から始められません', err_history: '対戦記録を読み込めません', why_title: 'COMの判断',
+    show_why: 'COMの判断を表示', why_none: 'COMはまだ判断していません。', why_chose: '選んだ手',
+    why_hidden: 'COMの手札に関わる判断のため候補は非表示', why_no_cands: 'このCOMは候補を記録しません。', why_visits: '探索回数',
+    why_value: '評価値',
+  },
+  en: {
+    tagline: 'A two-player card battle of traps and tactics. The first to win two games wins the match.',
+    game: 'Game', f_game: 'Game', mode: 'Mode', mode_vs_com: 'vs COM', mode_com_vs_com: 'COM vs COM',
+    mode_hint_vs: "You play the bottom seat. COM's hands and face-down traps stay hidden.",
+    mode_hint_cc: "COM plays both seats; watch the match to the end (bottom seat's view).",
+    view_list: 'View deck list', com_level: 'COM strength', com_random: 'Random (weak)',
+    com_heuristic: 'Heuristic (standard)', advanced: 'Advanced', pace: 'COM pace (seconds per move)',
+    pace_default: 'Server default', seed: 'Seed (blank: random)', start: 'Start match', starting: 'Starting…',
+    undo: 'Undo', redo: 'Redo', live: 'Back to live', show_all: 'Show all', settings: 'Display',
+    motion: 'Screen motion', motion_on: 'On', motion_reduced: 'Reduced', motion_off: 'Off',
+    lane_highlight: 'Highlight the resolve lane', show_log: 'Show the chain log',
+    show_history: 'Show the match history', new_match: 'New match', quit_confirm: 'Press again to leave',
+    log_title: 'Chain log', history_title: 'Match history', ops_title: 'Actions', you: 'You', opp: 'Opponent',
+    com_suffix: ' (COM)', best_of: 'Best of {n}', turn: 'Turn {n}',
+    info_empty: 'Press a card or a deck on the board to see its details here.',
+    reconnecting: 'Reconnecting… (attempt {n})', connecting: 'Connecting…', undo_none: 'Nothing to undo',
+    redo_none: 'Nothing to redo', undo_opponent: "Cannot undo past the opponent's decision",
+    undo_learned: 'Cannot undo past something you learned (a card drawn or shown, a random outcome)',
+    undo_over: 'The match is over: nothing can be undone (replay or branch it from its record)',
+    undo_first: 'Already at the first step', redo_live: 'Already live', boundary: 'Undo stops here',
+    err_refused: 'Refused', err_malformed: 'Invalid message', err_invalid: 'Invalid message',
+    err_too_large: 'Message too large', err_unknown_game: 'Game not found',
+    err_evicted: 'This match has ended and was closed on the server (see the match history)',
+    err_rate_limited: 'Too many actions: wait a moment', err_too_deep: 'Invalid message',
+    err_binary: 'Invalid message', err_internal: 'Server error', err_start: 'Could not start the match',
+    err_network: 'Connection error', err_generic: 'Error', dismiss: 'Dismiss',
+    matches_title: 'Recorded matches', back: 'Back', back_to_game: 'Back to the game', f_deck: 'Deck',
+    f_result: 'Result', f_source: 'Kind', f_since: 'From', f_until: 'To', f_clear: 'Clear filters',
+    f_all: 'All', r_p1: 'P1 won', r_p2: 'P2 won', r_none: 'No winner', r_open: 'In progress',
+    r_abandoned: 'Abandoned', src_server: 'Game', src_branch: 'Continued', src_sim: 'Simulation',
+    src_import: 'Imported', src_play: 'Recorded', branch_of: 'from #{id}, step {step}', col_when: 'Date',
+    col_decks: 'Decks', col_players: 'Players', col_result: 'Result', col_steps: 'Steps', col_source: 'Kind',
+    n_steps: '{n} steps', human: 'You', prev_page: '‹ Previous', next_page: 'Next ›',
+    page_range: '{from}–{to}', mh_empty: 'No match fits these filters.', mh_loading: 'Loading…', open: 'Open',
+    replay: 'Replay', replay_title: 'Replay', replay_step: 'Step {step} / {steps}', rp_seek: 'Step',
+    rp_prev_turn: 'Previous turn (PageUp)', rp_next_turn: 'Next turn (PageDown)', rp_prev: 'Step back (←)',
+    rp_next: 'Step forward (→)', rp_play: 'Play (Space)', rp_pause: 'Pause (Space)', rp_turn: 'Turn',
+    rp_speed: 'Speed', rp_seat: 'View', seat_p1: 'P1', seat_p2: 'P2', seat_all: 'All',
+    rp_all_locked: '"All" opens once the match is over.',
+    rp_all_why: '"All" opens once the match is over: hidden cards stay hidden until then.',
+    rp_seat_locked: "A COM seat's view stays closed while the match is on (it would show its hand).",
+    rp_start: 'The opening position', rp_move: '{who}: {action}', rp_continue: 'Play on from here',
+    rp_continue_note: 'You: {seat} · opponent: COM ({com})', seat_viewing: 'P{n} (view)',
+    rp_continue_over: 'The match is over at this step.',
+    rp_all_locked_game: '"All" opens once the game is over.',
+    rp_all_why_game: '"All" opens once the game is over: hidden cards stay hidden until then.',
+    rp_seat_locked_game: "A COM seat's view stays closed while the game is on (it would show its hand).",
+    rp_continue_over_game: 'The game is over at this step.', err_replay: 'Cannot open the replay',
+    err_continue: 'Cannot start from this step', err_history: 'Cannot load the recorded matches',
+    why_title: "COM's reasoning", show_why: "Show COM's reasoning",
+    why_none: 'COM has not decided anything yet.', why_chose: 'Chose',
+    why_hidden: "Candidates hidden: they would reveal COM's cards",
+    why_no_cands: 'This COM level keeps no candidate list.', why_visits: 'visits', why_value: 'value',
+  },
+};
+
+/** The languages the page speaks. */
+export const LANGS = Object.keys(I18N);
+
+function fill(s, params) {
+  if (params) for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
+  return s;
+}
+
+/** A shell text in the current language, `{name}` parameters filled in. */
+export function t(key, params) {
+  const table = I18N[S.settings.lang] || I18N.ja;
+  return fill(table[key] ?? I18N.ja[key] ?? key, params);
+}
+
+/** Whether the shell has a text for `key`. */
+export function hasText(key) {
+  return key in I18N.ja;
+}
+
+/** A translator for a game's own table ({ja: {...}, en: {...}}), falling back to the shell's
+ *  texts; its `has(key)` says whether either table knows the key. */
+export function texts(table) {
+  const tr = (key, params) => {
+    const own = table[S.settings.lang] || table.ja;
+    const s = own[key] ?? table.ja[key];
+    return s == null ? t(key, params) : fill(s, params);
+  };
+  tr.has = (key) => key in table.ja || hasText(key);
+  return tr;
+}

@@ -1,0 +1,32 @@
+// Overlays (the end-of-game dialogs a game opens) and toasts (short notices).
+
+import { $, h, put } from './dom.js';
+import { t } from './i18n.js';
+import { S } from './state.js';
+
+export function closeOverlay() {
+  const o = $('#overlay');
+  o.hidden = true;
+  put(o, );
+  S.overlay = null;
+  clearTimeout(S.overlayTimer);
+}
+
+export function openOverlay(kind, box) {
+  const o = $('#overlay');
+  put(o, box);
+  o.hidden = false;
+  o.dataset.kind = kind;
+  S.overlay = kind;
+}
+
+export function toast(title, message, kind = 'info') {
+  const box = $('#toasts');
+  const el = h('div', { class: `toast ${kind}`, role: 'status' },
+    h('div', { class: 'toast-body' }, h('strong', { text: title }), message ? h('div', { class: 'toast-msg', text: message }) : null),
+    h('button', { type: 'button', class: 'toast-x', 'aria-label': t('dismiss'), title: t('dismiss'), text: '×', onclick: () => el.remove() }));
+  box.append(el);
+  while (box.children.length > 4) box.firstElementChild.remove();
+  setTimeout(() => el.remove(), 7000);
+}
+

@@ -1,0 +1,105 @@
+// The game registry: maps a view's ruleset id to the module that draws that game.
+//
+// The shell (start screen, connection, top-bar tools, settings, CARD INFORMATION, log, lane,
+// COM's reasons, match history, replay, i18n) knows no game. It asks this file for the module
+// of a ruleset and calls the module through the contract below. This is the only shell file
+// that imports a game module; a game module imports from shell/ only, never another game.
+//
+// Game-module contract: each `games/<id>.js` exports one object `game` with
+//
+//   id                    the ruleset id (`view.ruleset`, `/api/meta` rulesets, `POST /api/games`).
+//   t(key, params)        the module's texts in the current language (shell/i18n.js `texts`:
+//                         its own table first, then the shell's). The shell reads these keys:
+//                         game_name, game_desc (start screen, history filter), tagline,
+//                         mode_hint_vs, mode_hint_cc, log_title, lane_highlight.
+//   brand, logoSub, title the marks of the start screen and top bar, and the document title.
+//   optionsBox            the id of the start-screen element holding the game's options
+//                         (in index.html); shown only while the game is picked.
+//   boardClass            the body class that switches the game screen to this game's board
+//                         (its stylesheet shows its board and hides the others), or '' for none.
+//   ensureCatalog(lang)   fetch the game's catalogue once (a promise).
+//   renderStartOptions(box, ctx)  draw the options; ctx = {mode, meta} (meta: the ruleset's
+//                         entry of /api/meta).
+//   startConfig(box, ctx) the part of the POST /api/games body the options ask for
+//                         ({decks} or {config}).
+//   render(view)          draw the game's own parts of the game screen: top-bar scoreboard and
+//                         turn line, board, results, operation panel (not during a replay:
+//                         the shell draws the replay controls there), glowing choices.
+//   renderInfo(view, info) CARD INFORMATION nodes for an `info` the game's board attached with
+//                         shell/info.js `infoable`; null for an info it does not know.
+//   actionText(text, prompt)  a short text of an action taken (COM's reasons, replay).
+//   promptName(prompt)    the name of a prompt kind.
+//   detectEnd(prev, view) show the end-of-game/match dialog once, when a live view first ends.
+//   intercept(action, view)  optional: true when the game takes over a chosen action (Kōbō
+//                         asks before a pass); the shell then sends nothing.
+//   onBoardClick(ev)      optional: a click on the table the shell did not handle.
+//   onEscape()            optional: true when Escape was used by the game (nothing else runs).
+//   reset()               forget what was drawn (a new game, a replay, a language switch).
+//   replayTurnLabel(turn) the label of one entry of a record's `turns` (replay viewer).
+//   continueConfig(match, seat, res)  the config もう一度 repeats after "continue from here".
+//   deckName(slug), decks()  optional: the game's decks (history list and deck filter).
+
+import { game as kobo } from '../games/kobo.js';
+import { game as twgp } from '../games/twgp.js';
+import { S } from './state.js';
+
+/** Every game this page can draw, in start-screen order. */
+export const GAMES = [kobo, twgp];
+
+const BY_ID = new Map(GAMES.map((g) => [g.id, g]));
+
+/** The ruleset a view belongs to ("kobo" for views that do not say). */
+export function rulesetOf(v) {
+  return (v && v.ruleset) || GAMES[0].id;
+}
+
+/** The module of a ruleset id (the first game for an unknown one). */
+export function gameOf(id) {
+  return BY_ID.get(id) || GAMES[0];
+}
+
+/** The module drawing a view. */
+export function gameOfView(v) {
+  return gameOf(rulesetOf(v));
+}
+
+/** Whether a module exists for this ruleset id. */
+export function known(id) {
+  return BY_ID.has(id);
+}
+
+/** The games the server offers (all of them before /api/meta is known). */
+export function offered() {
+  return S.meta ? GAMES.filter((g) => S.meta.rulesets[g.id]) : GAMES;
+}
+
+/** The name of a game in the current language (its id when no module draws it). */
+export function gameName(id) {
+  return known(id) ? gameOf(id).t('game_name') : id;
+}
+
+/** The name of a prompt kind in the current language, for any ruleset. */
+export function promptLabel(prompt, ruleset) {
+  return gameOf(ruleset).promptName(prompt);
+}
+
+/** A short text for an action taken, for any ruleset. */
+export function anyActionText(text, prompt, ruleset) {
+  return gameOf(ruleset).actionText(text, prompt);
+}
+
+/** Forget what every game drew. */
+export function resetGames() {
+  for (const g of GAMES) g.reset();
+}
+
+/** Every deck of every game that has decks (the history's deck filter). */
+export function allDecks() {
+  return GAMES.flatMap((g) => (g.decks ? g.decks() : []));
+}
+
+/** The name of a deck of a ruleset's record. */
+export function deckName(ruleset, slug) {
+  const g = gameOf(ruleset);
+  return g.deckName ? g.deckName(slug) : (slug || '?');
+}
