@@ -1,6 +1,7 @@
-// The page's entry: settings, screens, the game screen's render loop and top-bar tools (undo,
-// redo, live, show all, new match), the events of the page, and boot. What a game draws comes
-// from its module, found through shell/registry.js.
+// The page's entry: the language switch, the server's messages, the game screen's render loop
+// and top-bar tools (undo, redo, live, show all, new match), the events of the page, boot and
+// the `window.kobo` handle for tests. What a game draws comes from its module, found through
+// shell/registry.js.
 
 import { choose, connect, onMessages, send } from './connection.js';
 import { $, $$ } from './dom.js';
@@ -20,6 +21,7 @@ import { buildGamePicker, renderStart, startMatch } from './start.js';
 import { fetchJson, loadGame, S, saveSettings, scheduleRender, setRenderer } from './state.js';
 import { renderWhy } from './why.js';
 
+/** Switch the page's language: texts, catalogues, the server's log language, redraws. */
 async function setLang(lang) {
   if (!LANGS.includes(lang)) return;
   S.settings.lang = lang;
@@ -39,6 +41,7 @@ async function setLang(lang) {
   scheduleRender();
 }
 
+/** An error message of the server: a toast; a game gone leaves it. */
 function onError(msg) {
   S.awaiting = null;
   S.opsSig = '';
@@ -53,6 +56,7 @@ function onError(msg) {
   scheduleRender();
 }
 
+/** A new view of the game: forget answered prompts, show a game's end once, redraw. */
 function onState(view) {
   const prev = S.view;
   S.view = view;

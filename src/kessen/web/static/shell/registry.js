@@ -20,6 +20,8 @@
 //   ensureCatalog(lang)   fetch the game's catalogue once (a promise).
 //   renderStartOptions(box, ctx)  draw the options; ctx = {mode, meta} (meta: the ruleset's
 //                         entry of /api/meta).
+//   onUnpicked()          optional: another game was picked on the start screen (hide what the
+//                         game shows outside its options box).
 //   startConfig(box, ctx) the part of the POST /api/games body the options ask for
 //                         ({decks} or {config}).
 //   render(view)          draw the game's own parts of the game screen: top-bar scoreboard and
@@ -30,6 +32,8 @@
 //   actionText(text, prompt)  a short text of an action taken (COM's reasons, replay).
 //   promptName(prompt)    the name of a prompt kind.
 //   detectEnd(prev, view) show the end-of-game/match dialog once, when a live view first ends.
+//   init()                optional: once at boot, bind the game's own listeners (start options,
+//                         hovering over its board).
 //   intercept(action, view)  optional: true when the game takes over a chosen action (Kōbō
 //                         asks before a pass); the shell then sends nothing.
 //   onBoardClick(ev)      optional: a click on the table the shell did not handle.
@@ -38,6 +42,13 @@
 //   replayTurnLabel(turn) the label of one entry of a record's `turns` (replay viewer).
 //   continueConfig(match, seat, res)  the config もう一度 repeats after "continue from here".
 //   deckName(slug), decks()  optional: the game's decks (history list and deck filter).
+//
+// What the shell gives a game: an element with class `selectable` and `data-act="<action>"` is
+// sent as that action when clicked (shell/connection.js `choose`, which asks `intercept`); an
+// element made `infoable` shows its info in CARD INFORMATION; `S` (shell/state.js) holds the
+// view, the answered prompt (`awaiting`), `opsSig` (clear it to redraw the operation panel),
+// `confirm` and `hover`; the game's board elements and options box are in index.html, and its
+// stylesheet is linked there. The first game of GAMES is the default ruleset.
 
 import { game as kobo } from '../games/kobo.js';
 import { game as twgp } from '../games/twgp.js';
