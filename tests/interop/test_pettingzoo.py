@@ -91,7 +91,7 @@ def test_max_cycles_truncates_as_pettingzoo_counts_cycles(ruleset: str) -> None:
     assert max(counts.values()) - 1 == max_cycles
     assert truncated == [True, True]
     assert environment.unwrapped.truncated
-    assert environment.unwrapped.state.pending is not None  # cut short, not over
+    assert environment.unwrapped.game.pending is not None  # cut short, not over
 
 
 # --- spaces, actions ---------------------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_ids_round_trip_and_only_counter_drives_overflow(ruleset: str) -> None:
     for game in range(6):
         environment.reset(seed=100 + game)
         chooser = random.Random(game)
-        state = environment.state
+        state = environment.game
         assert state is not None
         while state.pending is not None:
             legal = state.legal_actions()
@@ -147,10 +147,10 @@ def test_illegal_id_is_refused_and_changes_nothing() -> None:
     environment.reset(seed=2)
     obs = environment.observe(environment.agent_selection)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    before = environment.state.state_hash()  # type: ignore[union-attr]
+    before = environment.game.state_hash()  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="not legal"):
         environment.step(illegal)
-    assert environment.state.state_hash() == before  # type: ignore[union-attr]
+    assert environment.game.state_hash() == before  # type: ignore[union-attr]
     assert environment.actions == []
 
 
@@ -202,8 +202,9 @@ def _twin(environment: KessenEnv, world: GameState) -> KessenEnv:
     """An environment at the same step as ``environment`` whose true state is ``world``."""
     twin = raw_env(environment.ruleset, render_mode=environment.render_mode)
     twin.reset(seed=environment.match_seed)
-    twin.state = world
+    twin.game = world
     twin.actions = list(environment.actions)
+    twin._decisions = list(environment._decisions)
     twin.agents = list(environment.agents)
     twin._obs_cache = {}
     pending = world.pending
@@ -219,7 +220,7 @@ def test_same_view_gives_same_observation_info_and_render(ruleset: str) -> None:
     environment = raw_env(ruleset, render_mode="ansi")
     environment.reset(seed=21)
     rng = random.Random(0)
-    state = environment.state
+    state = environment.game
     assert state is not None
     compared = differing = 0
     while state.pending is not None:
@@ -247,10 +248,10 @@ def test_infos_never_carry_the_seed_and_the_true_hash_only_at_the_end(ruleset: s
     environment = env(ruleset)
     seed = 918_273_645
     for _agent, _obs, info in _play(environment, seed=seed):
-        assert set(info) <= {"step", "prompt", "observation_hash"}
+        assert set(info) == {"decisions", "prompt", "observation_hash"}
         assert str(seed) not in map(str, info.values())
     final = environment.unwrapped
-    assert final.state is not None and final.state.pending is None
+    assert final.game is not None and final.game.pending is None
     # After the match every agent's last info carries the true final hash.
     environment.reset(seed=seed)
     rng = np.random.default_rng(0)
@@ -262,7 +263,7 @@ def test_infos_never_carry_the_seed_and_the_true_hash_only_at_the_end(ruleset: s
             environment.step(None)
         else:
             environment.step(_masked_choice(rng, obs))
-    true_hash = environment.unwrapped.state.state_hash()
+    true_hash = environment.unwrapped.game.state_hash()
     assert seen_final == dict.fromkeys(environment.possible_agents, true_hash)
 
 
@@ -280,7 +281,7 @@ def test_kobo_render_is_watchs_board() -> None:
     assert text is not None
     console = Console(width=120, color_system=None, force_terminal=False, record=True)
     with console.capture() as capture:
-        console.print(render_board(environment.state.view(0, "en"), "en"))  # type: ignore[union-attr]
+        console.print(render_board(environment.game.view(0, "en"), "en"))  # type: ignore[union-attr]
     assert text == capture.get()
     assert raw_env("kobo").render() is None  # no render mode: nothing
 
@@ -290,7 +291,7 @@ def test_twgp_render_is_replays_board() -> None:
 
     environment = raw_env("twgp", render_mode="ansi", render_seat=1)
     environment.reset(seed=4)
-    view = environment.state.view(1, "en")  # type: ignore[union-attr]
+    view = environment.game.view(1, "en")  # type: ignore[union-attr]
     assert environment.render() == "\n".join(twgp_board(view, "en")) + "\n"
 
 

@@ -17,8 +17,9 @@ honours the :class:`~kessen.engine.contract.GameState` contract); the optional e
 - **seeding**: ``reset(seed=s)`` plays the engine's match of seed ``s``; a later ``reset()``
   without a seed plays the next seed of a generator seeded by ``s``, so a run of episodes
   repeats exactly;
-- **infos** never tell an agent what it may not see: the agent to act gets the step, the
-  prompt and a hash of its own observation (``observation_hash``); the engine's true
+- **infos** never tell an agent what it may not see: each agent gets the number of its own
+  decisions, the agent to act also the prompt and a hash of its own observation
+  (``observation_hash``); the engine's true
   ``state_hash`` (which depends on every hidden card) is given only once the match is over.
   The match seed (which fixes every shuffle) is never in an info: it stays in the environment
   with the actions (:attr:`KessenEnv.match_seed`, :attr:`KessenEnv.actions`), and
@@ -132,7 +133,9 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
             agent: spaces.Discrete(n) for agent in self.possible_agents
         }
         self._seeds: random.Random | None = None
-        self.state: GameState | None = None
+        #: The engine's game (the true state, hidden cards included): for the training code,
+        #: never for an agent. PettingZoo's ``state()`` (a global observation) is not offered.
+        self.game: GameState | None = None
         #: The seed of the current match (the engine's): with :attr:`actions`, the whole match.
         self.match_seed: int | None = None
         #: The actions of the current match so far, as text.
@@ -165,7 +168,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
                 self._seeds = random.Random()
             match_seed = self._seeds.getrandbits(SEED_BITS)
         self.match_seed = match_seed
-        self.state = self.rules.new_game(self.config, match_seed)
+        self.game = self.rules.new_game(self.config, match_seed)
         self.actions = []
         self._decisions = [0, 0]
         self._obs_cache = {}
@@ -176,7 +179,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, Json] = {agent: {} for agent in self.agents}
-        pending = self.state.pending
+        pending = self.game.pending
         if pending is None:  # a config whose match is decided before any decision
             self._finish(None)
             return
@@ -184,14 +187,16 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
 
     def _select(self, seat: int) -> None:
         """Make ``seat`` the agent to act: its legal actions, its observation and its info."""
-        state = self.state
+        state = self.game
         assert state is not None and state.pending is not None
         agent = self.possible_agents[seat]
         self.agent_selection = agent
         self._legal = state.legal_actions()
         obs = self._observation(seat)
         for other in self.agents:
-            self.infos[other] = {"step": len(self.actions)}
+            # Its own decisions so far: the number of all actions could tell an agent how
+            # often the other seat made choices it does not see.
+            self.infos[other] = {"decisions": self._decisions[self._seat[other]]}
         self.infos[agent].update(prompt=state.pending.prompt, observation_hash=obs_hash(obs))
 
     def _observation(self, seat: int) -> dict[str, Any]:
@@ -200,7 +205,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         cached = self._obs_cache.get(seat)
         if cached is not None and cached[0] == step:
             return cached[1]
-        state = self.state
+        state = self.game
         assert state is not None
         agent = self.possible_agents[seat]
         view = state.view(seat, self.lang)
@@ -218,7 +223,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Any:
         """The observation of ``agent`` (a fresh copy): its view as a vector and its action
         mask (all zeros unless it is the agent to act)."""
-        if self.state is None:
+        if self.game is None:
             raise RuntimeError("reset() must come before observe()")
         obs = self._observation(self._seat[agent])
         return {"observation": obs["observation"].copy(), "action_mask": obs["action_mask"].copy()}
@@ -232,7 +237,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        state = self.game
         assert state is not None
         if action is None:
             raise ValueError(f"{agent} must act: None is only for a finished agent")
@@ -259,7 +264,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
     def _finish(self, mover: int | None) -> None:
         """The match is over (``mover`` made the last decision): rewards by its outcome, the
         true state hash now public."""
-        state = self.state
+        state = self.game
         assert state is not None
         outcome = state.outcome
         winner = outcome.winner if outcome is not None else None
@@ -268,7 +273,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
                 self.rewards[agent] = 1.0 if seat == winner else -1.0
         self.terminations = dict.fromkeys(self.agents, True)
         final = {
-            "step": len(self.actions),
+            "steps": len(self.actions),
             "state_hash": state.state_hash(),
             "winner": winner,
             "reason": outcome.reason if outcome is not None else None,
@@ -292,10 +297,10 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
     def choose_with(self, player: Player) -> int:
         """The id of the action a Kessen COM ``player`` picks for the agent to act, from that
         agent's own view (the same input the player gets in ``kessen sim``)."""
-        if self.state is None or self.state.pending is None:
+        if self.game is None or self.game.pending is None:
             raise RuntimeError("no decision is pending")
         seat = self._seat[self.agent_selection]
-        view = self.state.view(seat)
+        view = self.game.view(seat)
         return self.action_id(player.choose(view, self._legal))
 
     # -- replay and store -----------------------------------------------------------------------
@@ -346,12 +351,12 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         """The board as :attr:`render_seat` (or the agent to act) sees it, as text."""
         if self.render_mode is None:
             return None
-        if self.state is None:
+        if self.game is None:
             raise RuntimeError("reset() must come before render()")
         seat = self.render_seat
         if seat is None:
             seat = self._seat.get(self.agent_selection, 0)
-        return board_text(self.state.view(seat, self.lang), self.lang)
+        return board_text(self.game.view(seat, self.lang), self.lang)
 
     def close(self) -> None:
         """Nothing to release."""
