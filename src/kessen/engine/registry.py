@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.resources
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -82,6 +82,27 @@ def packaged_rules(package: str) -> RulesDocument:
     return read
 
 
+@dataclass(frozen=True)
+class DeckCheck:
+    """A deck list checked by its ruleset: the list normalised (``None`` when its shape is
+    wrong) and every problem as ``{code, section, slug, params, text}``."""
+
+    deck: Json | None
+    problems: list[Json]
+
+
+@dataclass(frozen=True)
+class DeckFormat:
+    """What a deck builder needs of a ruleset with deck lists: the check the engine uses
+    (``check(deck, lang)``), and the deck file format (``from_toml`` raises ``ValueError``
+    with the place of the mistake; ``to_toml`` writes a file ``from_toml`` reads back)."""
+
+    check: Callable[[Mapping[str, Any], str], DeckCheck]
+    from_toml: Callable[[str], Json]
+    to_toml: Callable[[Mapping[str, Any]], str]
+    extension: str = "toml"
+
+
 class RecordConfig(Protocol):
     """The config that replays a record made with ``config`` under card data ``data_hash``
     (a ruleset that versions its card data pins the version the record was made with)."""
@@ -120,7 +141,7 @@ class Ruleset:
     texts other seats may not read (replays and the "why" panel show them as their verb);
     ``rules_document`` gives the players' rules for the ルール / Rules screen and ``credits``
     the attribution its assets need; ``record_config`` lets an old record replay under the card
-    data it was made with.
+    data it was made with; ``decks`` serves the deck builder (``None``: no deck lists).
     """
 
     name: str
@@ -137,6 +158,7 @@ class Ruleset:
     rules_document: RulesDocument = no_rules
     credits: Credits = no_credits
     record_config: RecordConfig = keep_config
+    decks: DeckFormat | None = None
 
 
 _RULESETS: dict[str, Ruleset] = {}

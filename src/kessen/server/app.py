@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kessen.engine import registry
 from kessen.engine.contract import RulesError
 from kessen.server.content_api import content_router
+from kessen.server.decks_api import decks_router
 from kessen.server.hub import DEFAULT_PACE, Client, Full, Hub
 from kessen.server.limits import (
     BURST,
@@ -269,6 +270,7 @@ def create_app(
 
     app.include_router(matches_router(store, hub))
     app.include_router(content_router(RULESETS))
+    app.include_router(decks_router(store, RULESETS))
 
     @app.websocket("/ws/{game_id}")
     async def play(ws: WebSocket, game_id: str, token: str = "") -> None:

@@ -54,6 +54,7 @@ _ADVICE_OTHER: Final = "Kessen leaves it unchanged; choose another file with --d
 _HEADER: Final = b"SQLite format 3\x00"
 _TABLES_V1: Final = frozenset({"schema_version", "matches", "actions"})
 _TABLES_V2: Final = _TABLES_V1 | {"blobs", "card_data", "sim_runs", "sim_games"}
+_TABLES_V4: Final = _TABLES_V2 | {"saved_decks"}
 
 
 def default_path() -> Path:
@@ -178,7 +179,7 @@ def inspect(path: str, *, deep: bool = False) -> bool:
         )
     if version is None:
         raise damaged(path, "its schema_version table is missing or empty")
-    expected = _TABLES_V2 if version >= 2 else _TABLES_V1
+    expected = _TABLES_V4 if version >= 4 else _TABLES_V2 if version >= 2 else _TABLES_V1
     missing = sorted(expected - tables)
     if missing:
         names = ", ".join(missing)
@@ -344,10 +345,29 @@ def _v3_identity_and_config_order(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v4_saved_decks(conn: sqlite3.Connection) -> None:
+    """The player's own decks, saved from the deck builder (kessen.store.saved_decks)."""
+    _run(
+        conn,
+        """
+        CREATE TABLE saved_decks (
+            id      INTEGER PRIMARY KEY,
+            ruleset TEXT    NOT NULL,
+            name    TEXT    NOT NULL,
+            deck    TEXT    NOT NULL,
+            created REAL    NOT NULL,
+            updated REAL    NOT NULL
+        );
+        CREATE INDEX saved_decks_ruleset ON saved_decks (ruleset, name);
+        """,
+    )
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v1_initial,
     _v2_integrity_and_sim,
     _v3_identity_and_config_order,
+    _v4_saved_decks,
 )
 """Migration ``i`` (0-based) takes the schema from version ``i`` to ``i + 1``."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)

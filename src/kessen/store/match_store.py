@@ -43,6 +43,7 @@ from kessen.store.model import (
     StoreFault,
     deck_labels,
 )
+from kessen.store.saved_decks import SavedDecks
 
 
 def _fault(path: str, err: sqlite3.Error) -> StoreFault:
@@ -177,6 +178,10 @@ class MatchStore:
                     self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+
+    def saved_decks(self) -> SavedDecks:
+        """The player's saved decks, kept in this store."""
+        return SavedDecks(self._tx, self._query)
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._guard():

@@ -9,6 +9,7 @@ from kessen.engine.players import Player, RandomPlayer
 from kessen.games.kobo.card_versions import record_config
 from kessen.games.kobo.catalog import catalog
 from kessen.games.kobo.config import default_config
+from kessen.games.kobo.deck_book import KOBO_DECKS
 from kessen.games.kobo.game import new_game
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.state import KoboState
@@ -87,6 +88,7 @@ registry.register(
         rules_document=registry.packaged_rules(__name__),
         credits=_credits,
         record_config=record_config,
+        decks=KOBO_DECKS,
     )
 )
 

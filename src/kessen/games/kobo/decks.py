@@ -24,15 +24,18 @@ from __future__ import annotations
 
 import difflib
 import functools
-from collections import Counter
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from kessen.games.kobo.cards import CardDef, CardKind
+from kessen.games.kobo.deck_rules import (
+    MAIN_DECK_SIZE,
+    deck_problems,
+)
 from kessen.games.kobo.schema import (
     DATA_DIR,
     SLUG_RE,
@@ -47,11 +50,6 @@ from kessen.games.kobo.schema import (
 
 DECKS_DIR = DATA_DIR / "decks"
 """Where the starter decks live, one ``<slug>.toml`` each."""
-MAIN_DECK_SIZE = 20
-MIN_CHARACTERS = 8
-TACTICS_DECK_SIZE = 15
-MAX_COPIES = 2
-MAX_LIMITED_COPIES = 1
 MAX_ENTRY_COPIES = MAIN_DECK_SIZE
 """Hard cap on one entry's count, checked with the shape (before any deck is expanded) and so
 even when the deck rules are not: no deck, legal or not, holds more copies of one card than a
@@ -59,14 +57,6 @@ whole main deck."""
 MAX_ENTRIES = 64
 """Hard cap on the entries of one section (``main`` or ``tactics``), checked with the shape."""
 
-_MAIN_KINDS = frozenset({CardKind.CHARACTER, CardKind.DEPLOY, CardKind.TRAP})
-_TACTICS_KINDS = frozenset({CardKind.TACTIC})
-_KIND_WORD = {
-    CardKind.CHARACTER: "a character",
-    CardKind.DEPLOY: "a deploy card",
-    CardKind.TRAP: "a trap",
-    CardKind.TACTIC: "a tactic",
-}
 
 Entries = tuple[tuple[str, int], ...]
 """A deck list: (slug, copies) pairs in file order."""
@@ -180,6 +170,30 @@ def _hint(slug: object, pool: CardPool) -> str:
     return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
+def parse_deck(data: bytes, source: str, pool: CardPool) -> Deck:
+    """A deck from TOML bytes (a deck file's content); errors name ``source``, field and line."""
+    return _shape(parse_toml(data, source), source, pool)
+
+
+def deck_to_toml(deck: Deck) -> str:
+    """The deck as a deck file (the format of ``data/decks/*.toml``), entries in their order.
+
+    >>> print(deck_to_toml(starter_decks()["swarm"]).splitlines()[1])
+    name_ja = "百鬼夜行"
+    """
+
+    def text(value: str) -> str:
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+
+    lines = [f"slug = {text(deck.slug)}"]
+    for key in ("name_ja", "name_en", "style_ja", "style_en"):
+        lines.append(f"{key} = {text(getattr(deck, key))}")
+    for section, entries in (("main", deck.main), ("tactics", deck.tactics)):
+        lines += ["", f"[{section}]"]
+        lines += [f"{slug} = {count}" for slug, count in _merged(entries).items()]
+    return "\n".join(lines) + "\n"
+
+
 def load_deck(path: Path, pool: CardPool) -> Deck:
     """Load a deck TOML file; :class:`CardDataError` names the file, field and reason.
 
@@ -227,83 +241,13 @@ def deck_from_json(data: Mapping[str, Any], source: str = "deck JSON") -> Deck:
 
 
 def validate_deck(deck: Deck, pool: CardPool) -> list[str]:
-    """Every deck rule ``deck`` breaks, one English message each; empty if the deck is legal.
+    """Every deck rule ``deck`` breaks, one English message each; empty if the deck is legal
+    (:func:`~kessen.games.kobo.deck_rules.deck_problems` gives them as structured problems).
 
     >>> validate_deck(starter_decks()["vanguard"], load_pool())
     []
     """
-    main = _counts(deck.main)
-    tactics = _counts(deck.tactics)
-    problems = _size_problem("main deck", main, MAIN_DECK_SIZE)
-    characters = sum(n for slug, n in main.items() if slug in pool and pool.get(slug).is_character)
-    if characters < MIN_CHARACTERS:
-        problems.append(
-            f"main deck has {characters} character{_s(characters)}; "
-            f"it needs at least {MIN_CHARACTERS}"
-        )
-    problems += _card_problems("main deck", main, pool, _MAIN_KINDS)
-    problems += _size_problem("tactics deck", tactics, TACTICS_DECK_SIZE)
-    problems += _card_problems("tactics deck", tactics, pool, _TACTICS_KINDS)
-    return problems
-
-
-def _counts(entries: Iterable[tuple[str, int]]) -> dict[str, int]:
-    """Total copies per slug (a slug may be listed twice in a hand-built deck)."""
-    counts: Counter[str] = Counter()
-    for slug, count in entries:
-        counts[slug] += count
-    return dict(counts)
-
-
-def _size_problem(label: str, counts: Mapping[str, int], size: int) -> list[str]:
-    """The deck must hold exactly ``size`` cards."""
-    total = sum(counts.values())
-    if total == size:
-        return []
-    return [f"{label} has {total} card{_s(total)}; it must hold exactly {size}"]
-
-
-def _card_problems(
-    label: str, counts: Mapping[str, int], pool: CardPool, kinds: frozenset[CardKind]
-) -> list[str]:
-    """Per card: known, of an allowed kind, a positive count within the copy limits."""
-    problems: list[str] = []
-    for slug, count in counts.items():
-        if slug not in pool:
-            problems.append(f"{label}: unknown card {slug!r}{_hint(slug, pool)}")
-            continue
-        card = pool.get(slug)
-        if card.kind not in kinds:
-            problems.append(f"{label}: {_show(card)} is {_KIND_WORD[card.kind]}; {_allowed(label)}")
-        if count < 1:
-            problems.append(f"{label}: {_show(card)} has count {count}; counts must be at least 1")
-        elif card.limited and count > MAX_LIMITED_COPIES:
-            problems.append(
-                f"{label}: {count} copies of {_show(card)}, which is limited; "
-                f"at most {MAX_LIMITED_COPIES} per deck"
-            )
-        elif count > MAX_COPIES:
-            problems.append(
-                f"{label}: {count} copies of {_show(card)}; at most {MAX_COPIES} per deck"
-            )
-    return problems
-
-
-def _allowed(label: str) -> str:
-    """What a deck section may hold."""
-    if label == "main deck":
-        return "the main deck holds only characters, deploy cards and traps"
-    return "the tactics deck holds only tactics"
-
-
-def _show(card: CardDef) -> str:
-    """``'rally-banner' (Rally Banner / 鼓舞の旗)``."""
-    return f"{card.slug!r} ({card.name_en} / {card.name_ja})"
-
-
-def _s(n: int) -> str:
-    """Plural suffix."""
-    return "" if n == 1 else "s"
+    return [problem.text("en") for problem in deck_problems(deck.main, deck.tactics, pool)]
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,184 @@
+"""The deck builder's endpoints: check a deck live, keep decks in the store, import and export.
+
+Every ruleset with deck lists (``Ruleset.decks``) gets the same routes under
+``/api/decks/{ruleset}``. A check never changes anything and needs no store; saving,
+renaming, copying and deleting need the match store (503 without one). A deck may be saved
+with problems (work in progress); the engine refuses it at the start of a game, and the
+builder offers only decks without problems for play. Deck names are the player's own text:
+the page shows them with ``textContent`` only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Path
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from kessen.engine import registry
+from kessen.engine.contract import Json
+from kessen.store.records import MatchStore
+from kessen.store.saved_decks import MAX_NAME, DeckStoreError, SavedDecks
+
+MAX_TOML = 20_000
+"""The longest deck file accepted for import, in characters."""
+MAX_ID = 2**62
+
+DeckId = Annotated[int, Path(ge=1, le=MAX_ID)]
+
+
+class DeckBody(BaseModel):
+    """A deck list to check."""
+
+    model_config = ConfigDict(extra="forbid")
+    deck: dict[str, Any] = Field(max_length=16)
+    lang: Literal["ja", "en"] = "ja"
+
+
+class SaveBody(BaseModel):
+    """A deck to keep under a name."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=MAX_NAME * 2)
+    deck: dict[str, Any] = Field(max_length=16)
+
+
+class UpdateBody(BaseModel):
+    """A new name and/or a new list for a saved deck."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME * 2)
+    deck: dict[str, Any] | None = Field(default=None, max_length=16)
+
+
+class CopyBody(BaseModel):
+    """The name of a copy."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=MAX_NAME * 2)
+
+
+class ImportBody(BaseModel):
+    """A deck file's text."""
+
+    model_config = ConfigDict(extra="forbid")
+    toml: str = Field(max_length=MAX_TOML)
+    lang: Literal["ja", "en"] = "ja"
+
+
+def decks_router(store: MatchStore | None, rulesets: tuple[str, ...]) -> APIRouter:
+    """The deck routes for the offered ``rulesets`` over ``store`` (may be ``None``)."""
+    router = APIRouter()
+
+    def deck_format(ruleset: str) -> registry.DeckFormat:
+        if ruleset not in rulesets:
+            raise HTTPException(404, "unknown ruleset")
+        found = registry.get(ruleset).decks
+        if found is None:
+            raise HTTPException(404, f"{ruleset} has no deck lists to build")
+        return found
+
+    def book() -> SavedDecks:
+        if store is None:
+            raise HTTPException(503, "this server keeps no decks (it was started without a store)")
+        return store.saved_decks()
+
+    def shaped(ruleset: str, deck: Mapping[str, Any], lang: str = "en") -> tuple[Json, Json]:
+        """The normalised deck and the check's answer; 422 if the deck's shape is wrong."""
+        checked = deck_format(ruleset).check(deck, lang)
+        answer = {"deck": checked.deck, "problems": checked.problems}
+        if checked.deck is None:
+            raise HTTPException(422, {"problems": checked.problems})
+        return checked.deck, answer
+
+    def owned(ruleset: str, deck_id: int) -> Json:
+        try:
+            saved = book().get(deck_id)
+        except DeckStoreError as err:
+            raise HTTPException(404, str(err)) from None
+        if saved.ruleset != ruleset:
+            raise HTTPException(404, f"no saved deck {deck_id}")
+        return saved.to_json()
+
+    @router.post("/api/decks/{ruleset}/check")
+    async def check(ruleset: str, body: DeckBody) -> dict[str, Any]:
+        checked = deck_format(ruleset).check(body.deck, body.lang)
+        return {"deck": checked.deck, "problems": checked.problems}
+
+    @router.get("/api/decks/{ruleset}")
+    async def list_decks(ruleset: str, lang: Literal["ja", "en"] = "ja") -> dict[str, Any]:
+        found = deck_format(ruleset)
+        saved = await asyncio.to_thread(book().list, ruleset)
+        out = []
+        for deck in saved:
+            entry = deck.to_json()
+            assert isinstance(entry, dict)
+            entry["problems"] = found.check(deck.deck, lang).problems
+            out.append(entry)
+        return {"decks": out}
+
+    @router.post("/api/decks/{ruleset}")
+    async def save(ruleset: str, body: SaveBody) -> dict[str, Any]:
+        deck, _ = shaped(ruleset, body.deck)
+        try:
+            deck_id = await asyncio.to_thread(book().save, ruleset, body.name, deck)
+        except DeckStoreError as err:
+            raise HTTPException(422, str(err)) from None
+        saved = owned(ruleset, deck_id)
+        assert isinstance(saved, dict)
+        return saved
+
+    @router.put("/api/decks/{ruleset}/{deck_id}")
+    async def update(ruleset: str, deck_id: DeckId, body: UpdateBody) -> dict[str, Any]:
+        owned(ruleset, deck_id)
+        deck = None if body.deck is None else shaped(ruleset, body.deck)[0]
+        try:
+            await asyncio.to_thread(book().update, deck_id, name=body.name, deck=deck)
+        except DeckStoreError as err:
+            raise HTTPException(422, str(err)) from None
+        saved = owned(ruleset, deck_id)
+        assert isinstance(saved, dict)
+        return saved
+
+    @router.post("/api/decks/{ruleset}/{deck_id}/copy")
+    async def copy(ruleset: str, deck_id: DeckId, body: CopyBody) -> dict[str, Any]:
+        owned(ruleset, deck_id)
+        try:
+            new_id = await asyncio.to_thread(book().copy, deck_id, body.name)
+        except DeckStoreError as err:
+            raise HTTPException(422, str(err)) from None
+        saved = owned(ruleset, new_id)
+        assert isinstance(saved, dict)
+        return saved
+
+    @router.delete("/api/decks/{ruleset}/{deck_id}")
+    async def delete(ruleset: str, deck_id: DeckId) -> dict[str, Any]:
+        owned(ruleset, deck_id)
+        await asyncio.to_thread(book().delete, deck_id)
+        return {"deleted": deck_id}
+
+    @router.post("/api/decks/{ruleset}/import")
+    async def import_deck(ruleset: str, body: ImportBody) -> dict[str, Any]:
+        found = deck_format(ruleset)
+        try:
+            deck = found.from_toml(body.toml)
+        except ValueError as err:
+            raise HTTPException(422, {"problems": [str(err)]}) from None
+        checked = found.check(deck, body.lang)
+        return {"deck": checked.deck, "problems": checked.problems}
+
+    @router.post("/api/decks/{ruleset}/export")
+    async def export_deck(ruleset: str, body: DeckBody) -> PlainTextResponse:
+        deck, _ = shaped(ruleset, body.deck)
+        found = deck_format(ruleset)
+        slug = str(deck.get("slug", "deck")) if isinstance(deck, dict) else "deck"
+        return PlainTextResponse(
+            found.to_toml(deck),
+            media_type="application/toml; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{slug}.{found.extension}"'},
+        )
+
+    return router
