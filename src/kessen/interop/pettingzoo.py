@@ -194,8 +194,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         self._legal = state.legal_actions()
         obs = self._observation(seat)
         for other in self.agents:
-            # Its own decisions so far: the number of all actions could tell an agent how
-            # often the other seat made choices it does not see.
+            # Its own decisions so far (the narrowest count that lines records up).
             self.infos[other] = {"decisions": self._decisions[self._seat[other]]}
         self.infos[agent].update(prompt=state.pending.prompt, observation_hash=obs_hash(obs))
 
