@@ -135,14 +135,22 @@ def test_a_face_down_link_is_not_previewed() -> None:
 
 
 def _exchange() -> KoboState:
-    """Seat 0's Lv3 miko attacks seat 1's Lv4 cavalier; seat 1 answers first."""
+    """Seat 0's Lv3 miko attacks seat 1's Lv4 cavalier; seat 1 answers first.
+
+    The Lvs are pinned (``base``), so the scenario does not move with the printed card data.
+    """
     s = board(
-        Side(battle=["white-fox-miko", "spear-ashigaru"], tactics_hand=["power-surge", "weaken"]),
+        Side(
+            battle=["white-fox-miko", "spear-ashigaru"],
+            tactics_hand=["power-surge", "weaken"],
+            base={1: 3, 2: 2},
+        ),
         Side(
             battle=["crimson-cavalier", "shadow-shinobi"],
             traps=["unhealing-wound"],
             tactics_hand=["counter-spell"],
             tactics_deck=PAD,
+            base={1: 4, 2: 2},
         ),
     )
     play(s, "attack 1", "target 1")

@@ -170,9 +170,12 @@ def test_a_full_strategy_area_and_a_waiting_seat() -> None:
 
 
 def test_the_lv_cap_of_a_multi_attack() -> None:
-    s = board(
-        Side(battle=["white-fox-miko", "spear-ashigaru", "crimson-cavalier"]),
-        Side(battle=["spear-ashigaru", "great-tengu"], tactics_deck=PAD),
+    s = board(  # Lvs pinned: the scenario does not move with the printed card data
+        Side(
+            battle=["white-fox-miko", "spear-ashigaru", "crimson-cavalier"],
+            base={1: 3, 2: 2, 3: 4},
+        ),
+        Side(battle=["spear-ashigaru", "great-tengu"], tactics_deck=PAD, base={1: 2, 2: 5}),
     )
     play(s, "attack 1")  # Lv3; the strongest foe is Lv5, so at most 6 in all
     assert _reasons(s, 0) == {"crimson-cavalier": ("lv_cap", {"cap": 6, "total": 7})}
