@@ -257,8 +257,6 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         else:
             self._select(pending.seat)
             self._accumulate_rewards()
-        if self.render_mode == "human":  # pragma: no cover - not offered by metadata
-            self.render()
 
     def _finish(self, mover: int | None) -> None:
         """The match is over (``mover`` made the last decision): rewards by its outcome, the
