@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pkgutil
 import random
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 from typer.testing import CliRunner
 
+import kessen.games
 from kessen.cli import app
 from kessen.engine.contract import GameState
 from kessen.interop import encoding
@@ -25,8 +28,17 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
 ]
 
-RULESETS = ("kobo", "twgp")
-CONSTRUCTORS: dict[str, Callable[[], Any]] = {"kobo": kobo_env, "twgp": twgp_env}
+# Every ruleset package under kessen.games (a later one joins these tests by existing).
+RULESETS = tuple(sorted(m.name for m in pkgutil.iter_modules(kessen.games.__path__) if m.ispkg))
+CONSTRUCTORS: dict[str, Callable[[], Any]] = {
+    **{name: partial(env, name) for name in RULESETS},
+    "kobo": kobo_env,
+    "twgp": twgp_env,
+}
+
+
+def test_both_rulesets_are_found() -> None:
+    assert {"kobo", "twgp"} <= set(RULESETS)
 
 
 def _masked_choice(rng: np.random.Generator, obs: dict[str, Any]) -> int:
@@ -139,7 +151,7 @@ def test_ids_round_trip_and_only_counter_drives_overflow(ruleset: str) -> None:
                 if index >= len(codec.table):
                     outside.add(action.verb)
             state.apply(legal[chooser.randrange(len(legal))])
-    assert outside <= ({"counter-drive"} if ruleset == "twgp" else set())
+    assert outside <= {"twgp": {"counter-drive"}}.get(ruleset, set())
 
 
 def test_illegal_id_is_refused_and_changes_nothing() -> None:
@@ -299,21 +311,26 @@ def test_twgp_render_is_replays_board() -> None:
 
 
 def test_matches_written_from_the_env_pass_store_check(tmp_path: Path) -> None:
+    """A whole match and one cut short by ``max_cycles`` per ruleset, written from the
+    environment: finished and unfinished records that ``kessen store check`` replays."""
     path = tmp_path / "rl.sqlite3"
-    played: dict[int, list[str]] = {}
+    played: dict[int, tuple[list[str], bool]] = {}
     with MatchStore(path) as store:
         for ruleset in RULESETS:
             for max_cycles in (None, 12):
                 environment = env(ruleset, max_cycles=max_cycles)
                 for _ in _play(environment, seed=5):
                     pass
-                match_id = environment.unwrapped.record(store, ("random", "random"))
-                played[match_id] = list(environment.unwrapped.actions)
-        ids = list(played)
-        assert [store.info(i).is_finished for i in ids] == [True, False, True, False]
-        for match_id, actions in played.items():
-            assert [row.action for row in store.get(match_id).actions] == actions
-            assert store.get(match_id).meta["truncated"] == (len(actions) <= 24)
-    result = CliRunner().invoke(app, ["store", "check", *map(str, ids), "--db", str(path)])
+                unwrapped = environment.unwrapped
+                assert unwrapped.truncated == (max_cycles is not None)
+                match_id = unwrapped.record(store, ("random", "random"))
+                played[match_id] = (list(unwrapped.actions), unwrapped.truncated)
+        for match_id, (actions, truncated) in played.items():
+            record = store.get(match_id)
+            assert [row.action for row in record.actions] == actions
+            assert record.meta["truncated"] == truncated
+            assert record.info.is_finished == (not truncated)
+    ids = [str(i) for i in played]
+    result = CliRunner().invoke(app, ["store", "check", *ids, "--db", str(path)])
     assert result.exit_code == 0, result.output
     assert result.output.count("replays exactly") == len(ids)
