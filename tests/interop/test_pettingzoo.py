@@ -207,6 +207,11 @@ def test_seeds_after_the_first_follow_the_run(ruleset: str) -> None:
     assert other.match_seed != following
 
 
+def test_a_seed_the_store_cannot_keep_is_refused() -> None:
+    with pytest.raises(ValueError, match="64 signed bits"):
+        raw_env("kobo").reset(seed=2**63)
+
+
 # --- hidden information ------------------------------------------------------------------------
 
 

@@ -156,8 +156,10 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new match: of seed ``seed`` if given, else the next seed of the run."""
         if seed is not None:
-            self._seeds = random.Random(seed)
             match_seed = int(seed)
+            if not -(2**63) <= match_seed < 2**63:
+                raise ValueError("a match seed must fit in 64 signed bits (the store's integers)")
+            self._seeds = random.Random(match_seed)
         else:
             if self._seeds is None:
                 self._seeds = random.Random()
