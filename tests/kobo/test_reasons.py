@@ -44,13 +44,14 @@ def _usable(state: KoboState, seat: int) -> set[tuple[str, int]]:
     legal = state.legal_actions() if pending is not None and pending.seat == seat else []
     out: set[tuple[str, int]] = set()
     for i, card in enumerate(state.zone(seat, THAND)):
-        if Action.of("play", state.defs[card].slug) in legal:
+        slug = state.defs[card].slug
+        if Action.of("play", slug) in legal or Action.of("exclude", slug) in legal:
             out.add(("tactics_hand", i))
     for i, card in enumerate(state.zone(seat, HAND)):
         if Action.of("pick", state.defs[card].slug) in legal:
             out.add(("hand", i))
     for slot in range(1, SLOTS + 1):
-        if Action.of("trap", slot) in legal:
+        if Action.of("trap", slot) in legal or Action.of("exclude-trap", slot) in legal:
             out.add(("strategy", slot))
         if Action.of("attack", slot) in legal and state.stack[-1][0] == "declare":
             out.add(("battle", slot))
@@ -260,3 +261,19 @@ def test_the_warning_has_words() -> None:
 
 def _hand_slugs(state: KoboState) -> list[str]:
     return [state.defs[c].slug for c in state.zone(0, HAND)]
+
+
+def test_cards_picked_for_a_pass_penalty_have_no_reason() -> None:
+    """The 3rd pass excludes 2 cards; with no tactics deck they come from the hand, then from
+    the face-down traps: those picks are uses of the cards, not refusals."""
+    s = board(
+        Side(battle=["white-fox-miko"], tactics_hand=["power-surge"], traps=["decoy"], passes=2),
+        Side(battle=["crimson-cavalier"], tactics_deck=PAD),
+    )
+    assert _reasons(s, 0) == {"power-surge": ("no_chain", {}), "decoy": ("no_chain", {})}
+    play(s, "pass")
+    assert s.pending is not None and s.pending.prompt == "penalty"
+    assert _reasons(s, 0) == {"decoy": ("no_chain", {})}
+    play(s, "exclude power-surge")
+    assert [str(a) for a in s.legal_actions()] == ["exclude-trap 1"]
+    assert _reasons(s, 0) == {}

@@ -11,6 +11,9 @@ first reason that rules it out (a code with parameters; the words are in
 - ``battle`` and ``target``: at the seat's ``declare`` prompt, each own character not yet
   chosen that may not join the attack, and each opposing character it may not target.
 
+A card that the pending decision lets the seat pick (a hand card in the standby, a tactic or
+trap to exclude as a pass penalty) is in use and has no entry.
+
 The checks for a chain card follow the order of the chain's own test
 (:func:`kessen.games.kobo.flow.chain_actions`): no open chain, the card's timing, nothing to
 negate, no character to choose, no free strategy slot (tactics), and last whose turn it is to
@@ -86,12 +89,31 @@ def _turn_reason(state: KoboState, seat: int) -> tuple[str, dict[str, object]]:
     return "busy", {"prompt": prompt[1]}
 
 
+def _penalty_picks(state: KoboState, seat: int) -> tuple[set[str], set[int]]:
+    """At ``seat``'s pass-penalty prompt: the tactics (by name) and the trap slots it may
+    exclude now. Those cards are in use for this decision, so they get no reason."""
+    top = state.stack[-1] if state.stack else ("",)
+    names: set[str] = set()
+    slots: set[int] = set()
+    if top[0] != "penalty" or state.prompt is None or state.prompt[0] != seat:
+        return names, slots
+    for action in state.legal_actions():
+        if action.verb == "exclude":
+            names.add(str(action.args[0]))
+        elif action.verb == "exclude-trap":
+            slots.add(int(action.args[0]))
+    return names, slots
+
+
 def _chain_cards(state: KoboState, seat: int) -> list[Json]:
     out: list[Json] = []
     top = state.stack[-1][0] if state.stack else ""
     answering = top == "chain" and state.prompt is not None and state.prompt[0] == seat
     in_chain = _in_chain(state)
+    names, slots = _penalty_picks(state, seat)
     for index, card in enumerate(state.zone(seat, THAND)):
+        if state.defs[card].slug in names:
+            continue
         code, params = _chain_reason(state, seat, card, in_chain)
         if not code and not answering:
             code, params = _turn_reason(state, seat)
@@ -101,7 +123,7 @@ def _chain_cards(state: KoboState, seat: int) -> list[Json]:
             )
     for slot in range(SLOTS):
         card = state.strategy[seat * SLOTS + slot]
-        if card == EMPTY or state.faceup[card]:
+        if card == EMPTY or state.faceup[card] or slot + 1 in slots:
             continue
         code, params = _chain_reason(state, seat, card, in_chain)
         if not code and not answering:
