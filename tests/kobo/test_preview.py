@@ -17,6 +17,7 @@ import pytest
 
 from kessen.engine import registry
 from kessen.engine.action import Action
+from kessen.games.kobo import text
 from kessen.games.kobo.preview import chain_preview, resolution_record
 from kessen.games.kobo.state import EMPTY, KoboState
 from tests.kobo.harness import Side, board, play
@@ -59,6 +60,7 @@ def _close(state: KoboState) -> KoboState:
 
 
 def _comparable(record: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a real resolution record that the preview simulates."""
     out = {k: record[k] for k in ("links", "after", "game_end")}
     result = record["result"]
     out["outcome"] = "game_end" if result is None else result["outcome"]
@@ -157,6 +159,19 @@ def _exchange() -> KoboState:
     return s
 
 
+def _amount(state: KoboState, slug: str) -> int:
+    """The Lv change printed on ``slug`` (read from the card data, which may be retuned)."""
+    cdef = next(d for d in state.defs if d.slug == slug)
+    return cdef.steps[0].amount
+
+
+def _outcome(attack: int, defence: int) -> str:
+    """The result of one attacker against the target (kobo-rules.md §5.5)."""
+    if attack == defence:
+        return "tie_single"
+    return "attacker_wins" if attack > defence else "defender_wins"
+
+
 def test_the_preview_follows_each_link() -> None:
     s = _exchange()
     preview = s.view(0)["exchange"]["preview"]
@@ -164,11 +179,13 @@ def test_the_preview_follows_each_link() -> None:
     assert preview["outcome"] == "defender_wins"
     assert preview["score_text"] == "攻撃側 3 対 防御側 4"
     assert [r["slug"] for r in preview["retreats"]] == ["white-fox-miko"]
-    play(s, "pass", "play power-surge", "slot 1")  # +2 on the miko: 5 against 4
+    surge = _amount(s, "power-surge")
+    play(s, "pass", "play power-surge", "slot 1")  # the miko's Lv rises by the surge
     preview = s.view(1, "en")["exchange"]["preview"]
-    assert (preview["attack"], preview["defence"], preview["outcome"]) == (5, 4, "attacker_wins")
-    assert preview["outcome_text"] == "The target retreats"
-    assert preview["attackers"][0]["lv_now"] == 3 and preview["attackers"][0]["lv"] == 5
+    outcome = _outcome(3 + surge, 4)
+    assert (preview["attack"], preview["defence"], preview["outcome"]) == (3 + surge, 4, outcome)
+    assert preview["outcome_text"] == text.outcome_text(outcome, "en")
+    assert preview["attackers"][0]["lv_now"] == 3 and preview["attackers"][0]["lv"] == 3 + surge
     play(s, "play counter-spell")  # negates the surge: 3 against 4 again
     preview = s.view(0)["exchange"]["preview"]
     assert (preview["attack"], preview["defence"], preview["outcome"]) == (3, 4, "defender_wins")
@@ -181,6 +198,8 @@ def test_the_preview_follows_each_link() -> None:
 def test_the_resolution_record_steps_through_the_links_last_first() -> None:
     s = _exchange()
     assert s.view(0)["resolution"] is None
+    wound, surge = _amount(s, "unhealing-wound"), _amount(s, "power-surge")
+    assert 3 + wound > 0  # the wound alone does not retreat the miko
     play(s, "pass", "play power-surge", "slot 1", "trap 1", "slot 1", "pass", "pass")
     view = s.view(1)
     record = view["resolution"]
@@ -190,24 +209,27 @@ def test_the_resolution_record_steps_through_the_links_last_first() -> None:
         (2, 1, "unhealing-wound"),
         (1, 0, "power-surge"),
     ]
-    wound, surge = record["links"]
-    assert wound["effects"] == [
+    first, second = record["links"]
+    assert first["effects"] == [
         {
             "kind": "lv",
             "seat": 0,
             "slot": 1,
             "slug": "white-fox-miko",
-            "amount": -1,
+            "amount": wound,
             "permanent": True,
-            "base": 2,
-            "lv": 2,
+            "base": 3 + wound,
+            "lv": 3 + wound,
         }
     ]
-    assert surge["effects"][0]["amount"] == 2 and surge["effects"][0]["lv"] == 4
-    assert record["result"]["outcome"] == "tie_single"
-    assert record["result"]["score_text"] == "攻撃側 4 対 防御側 4"
+    attack = 3 + wound + surge
+    assert second["effects"][0]["amount"] == surge and second["effects"][0]["lv"] == attack
+    assert record["declared"] == {"attackers": [1], "target": 1, "attack": 3, "defence": 4}
+    assert record["cleared"] == ["power-surge", "unhealing-wound"]
+    assert record["result"]["outcome"] == _outcome(attack, 4)
+    assert record["result"]["score_text"] == f"攻撃側 {attack} 対 防御側 4"
     # The next declaration opens a new exchange: the record gives way to its preview.
-    play(s, "attack 1", "target 1")
+    play(s, "attack 2", "target 2")
     assert s.view(0)["resolution"] is None
     assert s.view(0)["exchange"]["preview"]["links"] == 0
 

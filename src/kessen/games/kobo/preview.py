@@ -70,12 +70,15 @@ def summarize(events: Sequence[Mapping[str, Any]], seats: Mapping[int, int]) -> 
     ``seats`` maps a link number to the seat that activated it. Returns ``links`` (in
     resolution order, each with its ``effects``), ``result`` (``outcome``, ``attack``,
     ``defence``; ``None`` before the result or when the game ended first), ``after`` (the
-    result's retreats, the tie choice, the sweep) and ``game_end`` (``winner``, ``reason``).
+    result's retreats, the tie choice, the sweep), ``game_end`` (``winner``, ``reason``) and
+    ``cleared`` (the activated cards the clean-up moved to the retreat areas, in order;
+    ``None`` before the clean-up).
     """
     links: list[Json] = []
     result: Json | None = None
     after: list[Json] = []
     game_end: Json | None = None
+    cleared: list[str] | None = None
     for event in events:
         kind = event["kind"]
         if kind == "resolve":
@@ -99,12 +102,19 @@ def summarize(events: Sequence[Mapping[str, Any]], seats: Mapping[int, int]) -> 
             game_end = {"winner": event["winner"], "reason": event["reason"]}
             break
         elif kind == "cleanup":
+            cleared = list(event["cards"])
             break
         elif result is None and links and kind in _LINK_EFFECTS:
             links[-1]["effects"].append(_effect(event))
         elif result is not None and kind in _AFTER_RESULT:
             after.append(_effect(event))
-    return {"links": links, "result": result, "after": after, "game_end": game_end}
+    return {
+        "links": links,
+        "result": result,
+        "after": after,
+        "game_end": game_end,
+        "cleared": cleared,
+    }
 
 
 def _resolve_frame(state: KoboState) -> int:
@@ -212,7 +222,8 @@ def resolution_record(
     ``None`` before any chain has closed, or while a newer exchange is open. The record of an
     exchange that ended a game stays until the next declaration, in the next game.
     ``log_index`` is the index of the ``chain_closed`` entry (one record per exchange: the
-    browser plays a record once). ``done`` says whether the exchange's clean-up has happened.
+    browser plays a record once). ``declared``: the declaration's attacker slots, target slot
+    and the Lv totals then. ``done`` says whether the exchange's clean-up has happened.
     """
     closed = EMPTY
     for i in range(len(log) - 1, start - 1, -1):
@@ -226,12 +237,14 @@ def resolution_record(
         return None
     seats: dict[int, int] = {}
     attacker_seat: int | None = None
+    declared: Json | None = None
     for i in range(closed - 1, start - 1, -1):
         entry = log[i]
         if entry["kind"] == "activate":
             seats.setdefault(int(entry["link"]), int(entry["seat"]))
         elif entry["kind"] == "declare":
             attacker_seat = int(entry["seat"])
+            declared = {k: entry[k] for k in ("attackers", "target", "attack", "defence")}
             break
     tail = log[closed + 1 :]
     record = summarize(tail, seats)
@@ -243,6 +256,7 @@ def resolution_record(
     return {
         "log_index": closed,
         "attacker_seat": attacker_seat,
+        "declared": declared,
         **record,
         "done": any(e["kind"] in ("cleanup", "game_end") for e in tail),
     }
