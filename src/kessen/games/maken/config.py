@@ -1,0 +1,189 @@
+"""The configuration of a Maken game: the switches of maken.md §14 and the two decks.
+
+A config is plain JSON data (stored in replays). Every key is optional; the defaults are the
+spec's. Switch keys keep the spec's names: ``gb``, ``bonusBet``, ``bonusBetMax``, ``lpTo``,
+``cleanup``, ``downAt``, ``exhaustion``, ``supportCap`` (``null`` for Ver1.2-only play) and
+``turnLimit``. Other keys: ``decks`` (two starter deck names, SO RI MI GA, or deck lists
+``{"character": "SO", "cards": {"SO01": 2, ...}}``), ``firstPlayer`` (0, 1 or null for random),
+and the simulator's ``best_of`` (1 only) and ``turn_limit`` (an alias of ``turnLimit``).
+
+>>> parse_config({}).down_at
+10
+>>> parse_config({"gb": "half"})
+Traceback (most recent call last):
+...
+kessen.games.maken.config.ConfigError: gb: expected one of 'excess', 'total'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kessen.engine.contract import Json, RulesError
+from kessen.games.maken.cards import DECKS, check_deck, deck_cards
+
+MAX_TURNS = 1000
+"""The longest turn limit a config may ask for."""
+
+
+class ConfigError(RulesError):
+    """A config that cannot start a game; the message names every problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """One rule switch of §14: its config key, default, alternatives and meaning (ja/en)."""
+
+    key: str
+    default: Any
+    alternatives: tuple[Any, ...]
+    ja: str
+    en: str
+
+
+SWITCHES: tuple[Switch, ...] = (
+    Switch(
+        "gb",
+        "excess",
+        ("total",),
+        "ガードブレイクのダメージ：攻撃値合計の差（total: 攻撃値合計）",
+        "guard-break damage: the total difference (total: the full attack total)",
+    ),
+    Switch(
+        "bonusBet",
+        "special",
+        ("always", "none"),
+        "ボーナスベット：GC・GB・無防備の相手にのみ（always: 毎ヒット、none: なし）",
+        "bonus bets: on GC, GB and a defenceless loser (always: every hit; none: never)",
+    ),
+    Switch("bonusBetMax", 1, (2,), "ジャッジごとのボーナスベット上限", "bonus bets per judge"),
+    Switch(
+        "lpTo",
+        "hand",
+        ("dust", "gauge"),
+        "ダウン時のLP札の行き先",
+        "where the LP card goes on a down",
+    ),
+    Switch(
+        "cleanup",
+        "dust",
+        ("gauge",),
+        "ジャッジ後のアタックフィールドの行き先（gauge: 助っ人以外はゲージへ）",
+        "where attack fields go after the judge (gauge: non-helper cards to the gauge)",
+    ),
+    Switch("downAt", 10, (8, 12), "ダウンするダメージ札の枚数", "damage cards that down a player"),
+    Switch(
+        "exhaustion",
+        "refresh",
+        ("none",),
+        "スタミナ切れ：ダウンしダストも戻す（none: ドローフェイズでは起きず、戻さない）",
+        "stamina exhaustion: a down with a dust refresh (none: not in the draw phase, no refresh)",
+    ),
+    Switch(
+        "supportCap",
+        6,
+        (None,),
+        "補助フィールドの上限（null: Ver1.2のみで遊ぶ場合）",
+        "support field cap (null: Ver1.2-only play)",
+    ),
+    Switch(
+        "turnLimit", 100, (), "このターンの終了で引き分け", "the game is a draw after this turn"
+    ),
+)
+"""Every switch of §14, default first."""
+
+_BY_KEY = {s.key: s for s in SWITCHES}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A checked config."""
+
+    decks: tuple[Json, Json]
+    gb: str = "excess"
+    bonus_bet: str = "special"
+    bonus_bet_max: int = 1
+    lp_to: str = "hand"
+    cleanup: str = "dust"
+    down_at: int = 10
+    exhaustion: str = "refresh"
+    support_cap: int | None = 6
+    turn_limit: int = 100
+    first_player: int | None = None
+
+
+def default_config() -> Json:
+    """The default config: every switch at its default, SO against GA."""
+    out: Json = {s.key: s.default for s in SWITCHES}
+    out["decks"] = ["SO", "GA"]
+    return out
+
+
+def _deck(value: Any, problems: list[str], index: int) -> Json:
+    if isinstance(value, str):
+        if value not in DECKS:
+            problems.append(f"decks[{index}]: unknown starter deck {value!r} ({', '.join(DECKS)})")
+            return DECKS["SO"].model_dump()
+        return DECKS[value].model_dump()
+    if not isinstance(value, Mapping):
+        problems.append(f"decks[{index}]: a starter deck name or a deck list")
+        return DECKS["SO"].model_dump()
+    found = check_deck(value)
+    problems += [f"decks[{index}]: {p}" for p in found]
+    return {"character": value.get("character"), "cards": dict(value.get("cards", {}))}
+
+
+def parse_config(config: Mapping[str, Any]) -> Config:
+    """Check ``config`` and return it with defaults filled in; raise :class:`ConfigError`."""
+    problems: list[str] = []
+    known = {s.key for s in SWITCHES} | {"decks", "firstPlayer", "best_of", "turn_limit"}
+    problems += [f"{k}: unknown config key" for k in config if k not in known]
+    values: dict[str, Any] = {}
+    for switch in SWITCHES:
+        value = config.get(switch.key, switch.default)
+        if switch.key == "turnLimit":
+            value = config.get("turn_limit") or value
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TURNS:
+                problems.append(f"turnLimit: expected a whole number from 1 to {MAX_TURNS}")
+                value = switch.default
+        elif value != switch.default and value not in switch.alternatives:
+            allowed = ", ".join(repr(v) for v in (switch.default, *switch.alternatives))
+            problems.append(f"{switch.key}: expected one of {allowed}")
+            value = switch.default
+        values[switch.key] = value
+    raw_decks = config.get("decks", ["SO", "GA"])
+    if not isinstance(raw_decks, list | tuple) or len(raw_decks) != 2:
+        problems.append("decks: expected two decks")
+        raw_decks = ["SO", "GA"]
+    decks = (_deck(raw_decks[0], problems, 0), _deck(raw_decks[1], problems, 1))
+    if config.get("best_of", 1) != 1:
+        problems.append("best_of: Maken plays single games (1)")
+    first = config.get("firstPlayer")
+    if first not in (None, 0, 1):
+        problems.append("firstPlayer: expected 0, 1 or null")
+        first = None
+    if problems:
+        raise ConfigError("; ".join(problems))
+    return Config(
+        decks=decks,
+        gb=values["gb"],
+        bonus_bet=values["bonusBet"],
+        bonus_bet_max=values["bonusBetMax"],
+        lp_to=values["lpTo"],
+        cleanup=values["cleanup"],
+        down_at=values["downAt"],
+        exhaustion=values["exhaustion"],
+        support_cap=values["supportCap"],
+        turn_limit=values["turnLimit"],
+        first_player=first,
+    )
+
+
+def deck_list(deck: Json) -> list[str]:
+    """The 50 card ids of a checked deck, sorted (instance order)."""
+    return deck_cards(deck)
+
+
+__all__ = ["SWITCHES", "_BY_KEY", "Config", "ConfigError", "default_config", "parse_config"]

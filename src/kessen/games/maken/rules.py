@@ -1,0 +1,362 @@
+"""Who decides, the hand view of a bet (steps 1–5 of maken.md §8.1), legality (step 6, §7.4)
+and the legal actions of every prompt (§7.8).
+
+A *bet* is written ``<slug>`` (one card), ``<slug>x2 <図7 option>`` (DA) or ``<slug>x3 <図8
+option>`` (TA), e.g. ``attack so09x2 powerful``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kessen.engine.action import Action
+from kessen.engine.contract import Json
+from kessen.games.maken.cards import BY_SLUG, CARD, STATS, Ability, Card
+from kessen.games.maken.state import (
+    ATK,
+    BACK,
+    DOWN,
+    FRONT,
+    INST,
+    S_INST,
+    S_OPEN,
+    S_SEQ,
+    SPD,
+    MakenState,
+)
+
+DA_OPTIONS: dict[str, tuple[str | None, int, int]] = {
+    "dash": ("spd", 2, 1),
+    "surprise": ("front", 2, 0),
+    "powerful": (None, 0, 0),
+    "heavy": ("atk", 2, 0),
+    "save": ("cost", -1, 0),
+    "charge": ("gain", 1, 0),
+}
+"""図7: option -> (stat, change, dash cost)."""
+TA_OPTIONS: dict[str, tuple[str | None, int, int]] = {
+    "super-dash": ("spd", 4, 2),
+    "big-surprise": ("front", 3, 0),
+    "powerfulya": (None, 0, 0),
+    "super-heavy": ("atk", 4, 0),
+    "big-save": ("cost", -2, 0),
+    "big-charge": ("gain", 2, 0),
+}
+"""図8: option -> (stat, change, dash cost)."""
+FACE_DOWN_OPTIONS = frozenset({"powerful", "powerfulya"})
+OPTION_JA = {
+    "dash": "ダッシュ",
+    "surprise": "サプライズド",
+    "powerful": "パワフル",
+    "heavy": "ヘビー",
+    "save": "セーブ",
+    "charge": "チャージ",
+    "super-dash": "猛ダッシュ",
+    "big-surprise": "大サプライズド",
+    "powerfulya": "パワフリャア",
+    "super-heavy": "超ヘビー",
+    "big-save": "大セーブ",
+    "big-charge": "大チャージ",
+}
+_INDEX = {name: i for i, name in enumerate(STATS)}
+
+# Bet modes: which checks of §7.4 apply.
+FB, EVEN, FORCE, GC, BONUS = "fb", "even", "force", "gc", "bonus"
+
+
+@dataclass(frozen=True, slots=True)
+class BetPlan:
+    """A legal bet as step 6 fixes it: the card, copies, option, locked data and the units."""
+
+    cid: str
+    n: int
+    option: str | None
+    data: tuple[int, ...]
+    cost: int
+    helper: int
+    dash: int
+
+    @property
+    def units(self) -> int:
+        """Gauge units owed: cost + helper cost + dash cost."""
+        return self.cost + self.helper + self.dash
+
+
+def option_table(n: int) -> dict[str, tuple[str | None, int, int]]:
+    """The option table of an ``n``-card bet (図7 for 2, 図8 for 3, none for 1)."""
+    return DA_OPTIONS if n == 2 else TA_OPTIONS if n == 3 else {}
+
+
+def decider(state: MakenState) -> int:
+    """The seat the pending prompt asks."""
+    phase = state.phase
+    if phase == "mulligan":
+        return state.tp if state.mulled[state.tp] < 0 else 1 - state.tp
+    if phase in ("draw", "pre", "fb"):
+        return state.tp
+    if phase == "pay":
+        assert state.bet is not None
+        return int(state.bet["seat"])
+    if phase == "bonus":
+        assert state.judge is not None
+        return int(state.judge["hitter"])
+    return state.actor
+
+
+# -- abilities ------------------------------------------------------------------------------
+
+
+def has_tag(state: MakenState, entry: list[int] | None, tag: str) -> bool:
+    """Whether a field entry exists, is face-up and has ``tag``."""
+    return entry is not None and not entry[DOWN] and tag in state.card(entry[INST]).tags
+
+
+def chain_below(state: MakenState, seat: int, index: int) -> list[int] | None:
+    """The nearest face-up entry below field position ``index`` of ``seat``."""
+    for entry in reversed(state.field[seat][:index]):
+        if not entry[DOWN]:
+            return entry
+    return None
+
+
+def condition(state: MakenState, ab: Ability, owner: int, bet: Json | None) -> bool:
+    """Whether an ability's condition holds for its owner (``bet``: the bet in progress)."""
+    cond = ab.cond
+    if cond is None:
+        return True
+    if cond == "guarded":
+        return state.sit == "guard" and state.guarding == 1 - owner
+    if cond == "top":
+        return has_tag(state, state.top(owner), ab.tag or "")
+    if bet is None:
+        return False
+    if cond == "rv":
+        return bool(bet["rv"])
+    if cond == "costly":
+        return int(bet["main_cost"]) >= 1
+    if cond == "multi":
+        return int(bet["n"]) >= 2
+    if cond == "chain":
+        seat = int(bet["seat"])
+        return has_tag(state, chain_below(state, seat, len(state.field[seat]) - 1), ab.tag or "")
+    return False
+
+
+def modify(data: list[int], stat: str, n: int) -> None:
+    """Apply ``mod(stat, n)`` to a data list, clamping at 0 after each change (S注3)."""
+    for name in ("front", "back") if stat == "range" else (stat,):
+        i = _INDEX[name]
+        data[i] = max(0, data[i] + n)
+
+
+def opened_in_order(state: MakenState, seat: int) -> list[list[int]]:
+    """The seat's opened support entries in opening order."""
+    return sorted((e for e in state.support[seat] if e[S_OPEN]), key=lambda e: e[S_SEQ])
+
+
+def hand_view(state: MakenState, seat: int, cid: str) -> list[int]:
+    """Steps 1–4: a hand card's data under the opened supports and face-up field cards."""
+    data = list(CARD[cid].data)
+    opp = 1 - seat
+    sources = (
+        (opened_in_order(state, seat), S_INST, "HAND_OWN", seat),
+        (opened_in_order(state, opp), S_INST, "HAND_OPP", opp),
+        ([e for e in state.field[seat] if not e[DOWN]], INST, "HAND_OWN", seat),
+        ([e for e in state.field[opp] if not e[DOWN]], INST, "HAND_OPP", opp),
+    )
+    for entries, slot, timing, owner in sources:
+        for entry in entries:
+            for ab in state.card(entry[slot]).abilities:
+                if ab.timing == timing and condition(state, ab, owner, None):
+                    modify(data, ab.stat or "", ab.n)
+    return data
+
+
+def helper_cost(state: MakenState, seat: int, card: Card) -> int:
+    """The helper cost of betting or opening ``card`` now (§8.4): 2 or 0."""
+    if card.character in (state.chars[seat], "GE"):
+        return 0
+    helper = state.helper[seat]
+    if helper and state.card(helper[0]).character == card.character:
+        return 0
+    return 2
+
+
+def face_up_count(state: MakenState, seat: int) -> int:
+    """Face-up cards in the seat's attack field (instant gauge, §8.3)."""
+    return sum(1 for e in state.field[seat] if not e[DOWN])
+
+
+def plan_bet(
+    state: MakenState, seat: int, cid: str, n: int, option: str | None, mode: str
+) -> BetPlan | None:
+    """Steps 5–6 for one candidate: the plan if the bet is legal in ``mode``, else ``None``."""
+    card = CARD[cid]
+    if card.kind != "attack":
+        return None
+    table = option_table(n)
+    if (option is None) != (n == 1) or (option is not None and option not in table):
+        return None
+    if sum(1 for i in state.hand[seat] if state.cards[i] == cid) < n:
+        return None
+    data = hand_view(state, seat, cid)
+    dash = 0
+    if option is not None:
+        stat, change, dash = table[option]
+        if stat is not None:
+            modify(data, stat, change)
+    defenceless = state.defenceless(seat)
+    if card.has("rv-only") and not defenceless:
+        return None
+    if defenceless and not (card.has("rv-only") or card.has("rv-ok")):
+        return None
+    top = state.top(1 - seat)
+    if mode in (EVEN, GC) and top is not None and (data[0] < top[SPD] or data[1] < top[BACK]):
+        return None
+    if mode == FB:
+        if card.has("no-fb"):
+            return None
+        if data[1] == 0 and not state.defenceless(1 - seat) and not card.has("ambush"):
+            return None
+    if any(state.card(e[INST]).name_ja == card.name_ja for e in state.field[seat]):
+        return None
+    helper = helper_cost(state, seat, card)
+    plan = BetPlan(cid, n, option, tuple(data), data[4], helper, dash)
+    if plan.units > len(state.gauge[seat]) + face_up_count(state, seat):
+        return None
+    return plan
+
+
+def bet_word(cid: str, n: int) -> str:
+    """The bet's card word: ``so03``, ``so09x2``."""
+    return CARD[cid].slug + ("" if n == 1 else f"x{n}")
+
+
+def parse_bet(args: tuple[str | int, ...]) -> tuple[str, int, str | None]:
+    """The card id, copies and option of a bet's action arguments."""
+    word = str(args[0])
+    n = 1
+    if len(word) > 2 and word[-2] == "x" and word[-1] in "23":
+        word, n = word[:-2], int(word[-1])
+    card = BY_SLUG.get(word)
+    if card is None:
+        raise ValueError(f"unknown card {word!r}")
+    option = str(args[1]) if len(args) > 1 else None
+    return card.id, n, option
+
+
+def bets(state: MakenState, seat: int, mode: str) -> Iterable[BetPlan]:
+    """Every legal bet of ``seat`` in ``mode``, in a fixed order."""
+    counts: dict[str, int] = {}
+    for i in state.hand[seat]:
+        cid = state.cards[i]
+        if CARD[cid].kind == "attack":
+            counts[cid] = counts.get(cid, 0) + 1
+    for cid in sorted(counts):
+        for n in range(1, min(3, counts[cid]) + 1):
+            for option in option_table(n) or (None,):
+                plan = plan_bet(state, seat, cid, n, option, mode)
+                if plan is not None:
+                    yield plan
+
+
+def bet_action(verb: str, plan: BetPlan) -> Action:
+    """The action of a bet plan under ``verb`` (fb, attack, gc, bonus)."""
+    word = bet_word(plan.cid, plan.n)
+    return Action.of(verb, word) if plan.option is None else Action.of(verb, word, plan.option)
+
+
+def open_cost(state: MakenState, seat: int, inst: int) -> int:
+    """What opening a set support card costs from the gauge (cost + helper cost)."""
+    card = state.card(inst)
+    return card.cost + helper_cost(state, seat, card)
+
+
+def _open_actions(state: MakenState, seat: int) -> list[Action]:
+    names = sorted(
+        {
+            state.cards[e[S_INST]]
+            for e in state.support[seat]
+            if not e[S_OPEN] and open_cost(state, seat, e[S_INST]) <= len(state.gauge[seat])
+        }
+    )
+    return [Action.of("open", CARD[c].slug) for c in names]
+
+
+def _pre_actions(state: MakenState, seat: int) -> list[Action]:
+    out: list[Action] = []
+    cap = state.cfg.support_cap
+    if cap is None or len(state.support[seat]) < cap:
+        names = sorted(
+            {state.cards[i] for i in state.hand[seat] if state.card(i).kind == "support"}
+        )
+        out += [Action.of("set", CARD[c].slug) for c in names]
+    out += _open_actions(state, seat)
+    opened = sorted({state.cards[e[S_INST]] for e in state.support[seat] if e[S_OPEN]})
+    closed = sorted({state.cards[e[S_INST]] for e in state.support[seat] if not e[S_OPEN]})
+    out += [Action.of("clear", CARD[c].slug) for c in opened]
+    out += [Action.of("clear-set", CARD[c].slug) for c in closed]
+    out.append(Action.of("end"))
+    return out
+
+
+def _act_actions(state: MakenState, seat: int) -> list[Action]:
+    out = _open_actions(state, seat)
+    opp = 1 - seat
+    if state.sit == "even":
+        out += [bet_action("attack", p) for p in bets(state, seat, EVEN)]
+        if not state.defenceless(seat):
+            out.append(Action.of("guard"))
+        out.append(Action.of("judge"))
+    elif state.guarding == seat:
+        out += [bet_action("gc", p) for p in bets(state, seat, GC)]
+        out.append(Action.of("guard"))
+    else:
+        out += [bet_action("attack", p) for p in bets(state, seat, FORCE)]
+        if state.total(seat) > state.total(opp):
+            out.append(Action.of("gb"))
+        out.append(Action.of("judge"))
+    return out
+
+
+def pay_actions(state: MakenState) -> list[Action]:
+    """The ``pay`` prompt: a cancel per eligible card not yet picked; pay the rest if it fits."""
+    bet = state.bet
+    assert bet is not None
+    seat = int(bet["seat"])
+    picks = list(bet["picks"])
+    out = [Action.of("cancel", state.card(i).slug) for i in bet["eligible"] if i not in picks]
+    if int(bet["units"]) - len(picks) <= len(state.gauge[seat]):
+        out.append(Action.of("pay-rest-from-gauge"))
+    return out
+
+
+def legal_actions(state: MakenState) -> list[Action]:
+    """The legal answers to the pending prompt (§7.8), in a fixed order."""
+    phase = state.phase
+    seat = decider(state)
+    if phase == "mulligan":
+        return [Action.of("keep"), Action.of("mulligan")]
+    if phase == "draw":
+        limit = 2 if state.turn == 1 else 3
+        return [Action.of("draw", n) for n in range(1, min(limit, len(state.stamina[seat])) + 1)]
+    if phase == "pre":
+        return _pre_actions(state, seat)
+    if phase == "fb":
+        return [bet_action("fb", p) for p in bets(state, seat, FB)]
+    if phase == "act":
+        return _act_actions(state, seat)
+    if phase == "pay":
+        return pay_actions(state)
+    if phase == "bonus":
+        return [bet_action("bonus", p) for p in bets(state, seat, BONUS)] + [Action.of("decline")]
+    return []
+
+
+def front_back(entry: list[int]) -> tuple[int, int]:
+    """A field entry's (front, back)."""
+    return entry[FRONT], entry[BACK]
+
+
+__all__ = ["ATK", "BetPlan", "legal_actions", "plan_bet"]

@@ -1,0 +1,333 @@
+"""The Maken game state: plain data (per-seat zones of card instances, attack fields of locked
+entries, support fields, the exchange, the bet in progress and the judge).
+
+A card *instance* is an int; ``cards[i]`` is its card id. Seat ``s`` owns instances
+``50 * s .. 50 * s + 49`` (its deck list, sorted). Piles keep their top card **last**
+(stamina, LP, gauge). An attack-field entry is a list ``[inst, down, spd, front, back, atk,
+cost, gain, hit, helper_paid]`` (bottom first), a support entry ``[inst, opened, helper_paid,
+seq, turn]`` (``seq`` orders openings; ``turn`` is the turn it was opened). The rules live in
+:mod:`.rules` (hand view and legality) and :mod:`.flow` (what an answer does).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any, ClassVar, Self
+
+from kessen.engine.action import Action
+from kessen.engine.contract import GameState, Json, Outcome, Pending, Viewer
+from kessen.engine.log import Event
+from kessen.engine.rng import Rng
+from kessen.games.maken.cards import CARD, Card
+from kessen.games.maken.config import Config, parse_config
+
+# Attack-field entry slots.
+INST, DOWN, SPD, FRONT, BACK, ATK, COST, GAIN, HIT, HP = range(10)
+# Support entry slots.
+S_INST, S_OPEN, S_HP, S_SEQ, S_TURN = range(5)
+ZONES = ("lp", "stamina", "hand", "gauge", "dust", "damage", "helper")
+"""The list zones of a seat (attack and support fields are lists of entries)."""
+PHASES = ("mulligan", "draw", "pre", "fb", "act", "pay", "bonus", "over")
+
+
+def _mod(name: str) -> ModuleType:
+    return importlib.import_module(f"kessen.games.maken.{name}")
+
+
+class MakenState(GameState):
+    """One game of Project Maken (two players)."""
+
+    ruleset: ClassVar[str] = "maken"
+    __slots__ = (
+        "actor",
+        "bet",
+        "cards",
+        "chars",
+        "config",
+        "damage",
+        "defenceless_until",
+        "downed_last",
+        "dust",
+        "field",
+        "gauge",
+        "guarding",
+        "hand",
+        "helper",
+        "judge",
+        "legal",
+        "log",
+        "lp",
+        "mulled",
+        "open_seq",
+        "phase",
+        "prompt_id",
+        "result",
+        "rng",
+        "sit",
+        "stamina",
+        "support",
+        "tp",
+        "turn",
+    )
+
+    def __init__(self, config: Mapping[str, Any], seed: int) -> None:
+        self.config: Json = dict(config)
+        parse_config(self.config)
+        self.rng = Rng(seed)
+        self.cards: list[str] = []
+        self.chars: list[str] = ["", ""]
+        self.turn = 0
+        self.tp = 0
+        self.phase = "mulligan"
+        self.prompt_id = 0
+        self.mulled: list[int] = [-1, -1]
+        self.lp: list[list[int]] = [[], []]
+        self.stamina: list[list[int]] = [[], []]
+        self.hand: list[list[int]] = [[], []]
+        self.gauge: list[list[int]] = [[], []]
+        self.dust: list[list[int]] = [[], []]
+        self.damage: list[list[int]] = [[], []]
+        self.helper: list[list[int]] = [[], []]
+        self.field: list[list[list[int]]] = [[], []]
+        self.support: list[list[list[int]]] = [[], []]
+        self.open_seq = 0
+        self.defenceless_until = [-1, -1]
+        self.downed_last = -1
+        self.sit = "none"
+        self.guarding = -1
+        self.actor = -1
+        self.bet: Json | None = None
+        self.judge: Json | None = None
+        self.result: tuple[int | None, str] | None = None
+        self.log: list[Event] = []
+        self.legal: list[Action] | None = None
+
+    # -- small helpers used by every rules module -------------------------------------------
+
+    @property
+    def cfg(self) -> Config:
+        """The parsed config (cached per config dict)."""
+        return _parsed(self.config)
+
+    def card(self, inst: int) -> Card:
+        """The card of an instance."""
+        return CARD[self.cards[inst]]
+
+    def owner(self, inst: int) -> int:
+        """The seat that owns an instance."""
+        return inst // 50
+
+    def defenceless(self, seat: int) -> bool:
+        """無防備: only a 非TP, through the turn after its down, unless an RV ended it (§7.7)."""
+        return seat != self.tp and self.defenceless_until[seat] >= self.turn
+
+    def total(self, seat: int) -> int:
+        """攻撃値合計: every card of the seat's attack field, face-down ones included."""
+        return sum(e[ATK] for e in self.field[seat])
+
+    def top(self, seat: int) -> list[int] | None:
+        """The top entry of the seat's attack field (always face-up), or ``None``."""
+        return self.field[seat][-1] if self.field[seat] else None
+
+    def emit(
+        self,
+        kind: str,
+        public: Json,
+        private_to: int = -1,
+        private: Json | None = None,
+        reveals: int = -1,
+    ) -> None:
+        """Append a log event."""
+        self.log.append(Event(kind, public, private_to, private, reveals))
+
+    # -- the contract -----------------------------------------------------------------------
+
+    @property
+    def pending(self) -> Pending | None:
+        """Who decides what now."""
+        if self.result is not None:
+            return None
+        return Pending(_mod("rules").decider(self), self.phase, self.prompt_id)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over."""
+        return None if self.result is None else Outcome(*self.result)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal answers to the pending prompt, in a fixed order."""
+        if self.result is not None:
+            return []
+        if self.legal is None:
+            self.legal = _mod("rules").legal_actions(self)
+        return list(self.legal)
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action and run on to the next decision."""
+        _mod("flow").apply(self, action)
+
+    def view(self, viewer: Viewer, lang: str = "ja") -> Json:
+        """The board and log as ``viewer`` may see them (§10)."""
+        return _mod("view").view(self, viewer, lang, everything=False)  # type: ignore[no-any-return]
+
+    def view_all(self, lang: str = "ja") -> Json:
+        """Everything (finished games, all-seeing spectators)."""
+        return _mod("view").view(self, None, lang, everything=True)  # type: ignore[no-any-return]
+
+    def log_events(self) -> list[Event]:
+        """The raw log."""
+        return self.log
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        new = object.__new__(type(self))
+        new.config = self.config
+        new.rng = self.rng.clone()
+        new.cards = self.cards
+        new.chars = list(self.chars)
+        for name in (
+            "turn",
+            "tp",
+            "phase",
+            "prompt_id",
+            "open_seq",
+            "downed_last",
+            "sit",
+            "guarding",
+            "actor",
+            "result",
+        ):
+            setattr(new, name, getattr(self, name))
+        new.mulled = list(self.mulled)
+        for name in ZONES:
+            setattr(new, name, [list(z) for z in getattr(self, name)])
+        new.field = [[list(e) for e in side] for side in self.field]
+        new.support = [[list(e) for e in side] for side in self.support]
+        new.defenceless_until = list(self.defenceless_until)
+        new.bet = _copy(self.bet)
+        new.judge = _copy(self.judge)
+        new.log = list(self.log)
+        new.legal = None if self.legal is None else list(self.legal)
+        return new
+
+    def to_json(self) -> Json:
+        """The whole state as JSON data."""
+        out: Json = {
+            "config": self.config,
+            "rng": self.rng.state,
+            "cards": self.cards,
+            "chars": self.chars,
+            "turn": self.turn,
+            "tp": self.tp,
+            "phase": self.phase,
+            "prompt_id": self.prompt_id,
+            "mulled": self.mulled,
+            "field": self.field,
+            "support": self.support,
+            "open_seq": self.open_seq,
+            "defenceless_until": self.defenceless_until,
+            "downed_last": self.downed_last,
+            "sit": self.sit,
+            "guarding": self.guarding,
+            "actor": self.actor,
+            "bet": self.bet,
+            "judge": self.judge,
+            "result": None if self.result is None else list(self.result),
+            "log": [e.to_json() for e in self.log],
+        }
+        for name in ZONES:
+            out[name] = getattr(self, name)
+        copied: Json = _copy(out)
+        return copied
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a state from :meth:`to_json` output."""
+        new = object.__new__(cls)
+        new.config = dict(data["config"])
+        new.rng = Rng(data["rng"])
+        new.cards = list(data["cards"])
+        new.chars = list(data["chars"])
+        for name in (
+            "turn",
+            "tp",
+            "phase",
+            "prompt_id",
+            "open_seq",
+            "downed_last",
+            "sit",
+            "guarding",
+            "actor",
+        ):
+            setattr(new, name, data[name])
+        new.mulled = list(data["mulled"])
+        for name in ZONES:
+            setattr(new, name, [list(z) for z in data[name]])
+        new.field = [[list(e) for e in side] for side in data["field"]]
+        new.support = [[list(e) for e in side] for side in data["support"]]
+        new.defenceless_until = list(data["defenceless_until"])
+        new.bet = _copy(data["bet"])
+        new.judge = _copy(data["judge"])
+        result = data["result"]
+        new.result = None if result is None else (result[0], result[1])
+        new.log = [Event.from_json(e) for e in data["log"]]
+        new.legal = None
+        return new
+
+    def audit(self) -> None:
+        """Every instance is in exactly one place; zone sizes keep their limits."""
+        seen: list[int] = []
+        for s in (0, 1):
+            for name in ZONES:
+                zone = getattr(self, name)[s]
+                seen += zone
+                if any(self.owner(i) != s for i in zone):
+                    raise AssertionError(f"seat {s}'s {name} holds another seat's card")
+            seen += [e[INST] for e in self.field[s]] + [e[S_INST] for e in self.support[s]]
+            if any(self.owner(e[INST]) != s for e in self.field[s]):
+                raise AssertionError(f"seat {s}'s attack field holds another seat's card")
+            if len(self.helper[s]) > 1:
+                raise AssertionError(f"seat {s}'s helper field holds {len(self.helper[s])} cards")
+            cap = self.cfg.support_cap
+            if cap is not None and len(self.support[s]) > cap:
+                raise AssertionError(f"seat {s}'s support field holds more than {cap} cards")
+            if len(self.lp[s]) > 3:
+                raise AssertionError(f"seat {s} has {len(self.lp[s])} LP cards")
+            extras = set(self.bet["extras"]) if self.bet is not None else set()
+            up = [
+                self.cards[e[INST]] for e in self.field[s] if not e[DOWN] and e[INST] not in extras
+            ]
+            if len(set(up)) != len(up) or (self.field[s] and self.field[s][-1][DOWN]):
+                raise AssertionError(f"seat {s}'s attack field breaks §8.6 (names or top)")
+        if sorted(seen) != list(range(len(self.cards))):
+            raise AssertionError("card conservation broken: an instance is lost or doubled")
+
+    def resample_hidden(self, seat: int, seed: int) -> Self:
+        """A copy with everything hidden from ``seat`` redealt (see :mod:`.resample`)."""
+        return _mod("resample").resample(self, seat, seed)  # type: ignore[no-any-return]
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain JSON-like data (lists, dicts, scalars)."""
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+_CONFIGS: dict[int, tuple[Json, Config]] = {}
+
+
+def _parsed(config: Json) -> Config:
+    key = id(config)
+    hit = _CONFIGS.get(key)
+    if hit is not None and hit[0] is config:
+        return hit[1]
+    parsed = parse_config(config)
+    if len(_CONFIGS) > 256:
+        _CONFIGS.clear()
+    _CONFIGS[key] = (config, parsed)
+    return parsed

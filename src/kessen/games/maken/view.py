@@ -1,0 +1,180 @@
+"""What a seat, an observer or an all-seeing spectator may see of a Maken state (§10).
+
+The only place that redacts. Hidden from both players: stamina, LP, gauge and damage (counts
+only). Hidden from the other seat: the hand and the set support cards (counts and positions).
+Public: character cards, deck lists, dust, helper fields, attack fields (a DA/TA's face-down
+extra shows as ``{"face": "down", "copy_of": <card>, "atk": n}``: everyone saw it bet), opened
+support cards and the exchange. No instance number appears anywhere; cards are named by their
+id (``SO01``) only where the viewer may know them. The fields are documented in docs/maken.md.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from kessen.engine.contract import Json
+from kessen.games.maken.cards import CARD, STATS, card_text, character_name, distance_text
+from kessen.games.maken.rules import decider
+from kessen.games.maken.state import (
+    ATK,
+    BACK,
+    DOWN,
+    FRONT,
+    HIT,
+    HP,
+    INST,
+    S_HP,
+    S_INST,
+    S_OPEN,
+    S_SEQ,
+    S_TURN,
+    SPD,
+    MakenState,
+)
+
+DOWN_CARD: Json = {"face": "down"}
+
+
+@cache
+def _card(cid: str, lang: str) -> tuple[tuple[str, Any], ...]:
+    card = CARD[cid]
+    return (
+        ("card", cid),
+        ("name", card.name(lang)),
+        ("kind", card.kind),
+        ("character", card.character),
+        ("text", card_text(card, lang)),
+    )
+
+
+def card_view(cid: str, lang: str) -> Json:
+    """A visible card: id, name, kind, character and generated text."""
+    return dict(_card(cid, lang))
+
+
+def _field_entry(state: MakenState, entry: list[int], lang: str) -> Json:
+    cid = state.cards[entry[INST]]
+    if entry[DOWN]:
+        return {
+            "face": "down",
+            "copy_of": cid,
+            "name": CARD[cid].name(lang),
+            "atk": entry[ATK],
+            "hit": bool(entry[HIT]),
+            "helper_paid": bool(entry[HP]),
+        }
+    data = dict(zip(STATS, entry[SPD : SPD + 6], strict=True))
+    return {
+        "face": "up",
+        **card_view(cid, lang),
+        "data": data,
+        "distance": distance_text(entry[FRONT], entry[BACK]),
+        "hit": bool(entry[HIT]),
+        "helper_paid": bool(entry[HP]),
+    }
+
+
+def _support_entry(state: MakenState, entry: list[int], sees: bool, lang: str) -> Json:
+    cid = state.cards[entry[S_INST]]
+    if entry[S_OPEN]:
+        return {
+            "face": "up",
+            **card_view(cid, lang),
+            "order": entry[S_SEQ],
+            "opened_turn": entry[S_TURN],
+            "helper_paid": bool(entry[S_HP]),
+        }
+    return {"face": "down", **card_view(cid, lang)} if sees else dict(DOWN_CARD)
+
+
+def _side(state: MakenState, seat: int, viewer: int | None, everything: bool, lang: str) -> Json:
+    own = everything or viewer == seat
+    hand = sorted(state.cards[i] for i in state.hand[seat])
+    cfg = state.cfg
+    deck = cfg.decks[seat]
+    side: Json = {
+        "seat": seat,
+        "character": {"code": state.chars[seat], "name": character_name(state.chars[seat], lang)},
+        "deck": dict(sorted(deck["cards"].items())),
+        "lp": len(state.lp[seat]),
+        "stamina": len(state.stamina[seat]),
+        "gauge": len(state.gauge[seat]),
+        "damage": len(state.damage[seat]),
+        "hand": {"count": len(hand), "cards": [card_view(c, lang) for c in hand] if own else None},
+        "dust": [card_view(state.cards[i], lang) for i in state.dust[seat]],
+        "helper": [card_view(state.cards[i], lang) for i in state.helper[seat]],
+        "field": [_field_entry(state, e, lang) for e in state.field[seat]],
+        "total": state.total(seat),
+        "support": [_support_entry(state, e, own, lang) for e in state.support[seat]],
+        "defenceless": state.defenceless(seat),
+        "defenceless_until": state.defenceless_until[seat],
+        "mulligan": state.mulled[seat],
+        "tp": seat == state.tp,
+    }
+    if everything:
+        side["hidden"] = {
+            name: [state.cards[i] for i in getattr(state, name)[seat]]
+            for name in ("lp", "stamina", "gauge", "damage")
+        }
+    return side
+
+
+def _bet(state: MakenState) -> Json | None:
+    bet = state.bet
+    if bet is None:
+        return None
+    names = state.cards
+    return {
+        "seat": bet["seat"],
+        "kind": bet["kind"],
+        "card": bet["cid"],
+        "n": bet["n"],
+        "option": bet["option"],
+        "units": bet["units"],
+        "cost": bet["cost"],
+        "helper": bet["helper"],
+        "dash": bet["dash"],
+        "rv": bet["rv"],
+        "eligible": [names[i] for i in bet["eligible"]],
+        "picks": [names[i] for i in bet["picks"]],
+    }
+
+
+def view(state: MakenState, viewer: int | None, lang: str, everything: bool) -> Json:
+    """The view of ``viewer`` (``None``: an observer), or everything."""
+    pending: Json | None = None
+    if state.result is None:
+        seat = decider(state)
+        shows = everything or viewer == seat
+        pending = {
+            "seat": seat,
+            "prompt": state.phase,
+            "prompt_id": state.prompt_id,
+            "legal": [str(a) for a in state.legal_actions()] if shows else None,
+        }
+    outcome = None
+    if state.result is not None:
+        outcome = {"winner": state.result[0], "reason": state.result[1]}
+    return {
+        "ruleset": "maken",
+        "viewer": viewer,
+        "config": state.config,
+        "turn": state.turn,
+        "tp": state.tp,
+        "phase": state.phase,
+        "prompt_id": state.prompt_id,
+        "situation": {
+            "kind": state.sit,
+            "guarding": state.guarding if state.guarding >= 0 else None,
+            "actor": state.actor if state.actor >= 0 else None,
+        },
+        "downed_last": state.downed_last,
+        "open_seq": state.open_seq,
+        "bet": _bet(state),
+        "judge": None if state.judge is None else dict(state.judge),
+        "players": [_side(state, s, viewer, everything, lang) for s in (0, 1)],
+        "pending": pending,
+        "outcome": outcome,
+        "log": [e.visible(viewer, everything) for e in state.log],
+    }
