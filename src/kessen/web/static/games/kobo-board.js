@@ -73,15 +73,52 @@ export function cardEl(card, opts = {}) {
   } else {
     el.append(h('div', { class: 'card-icon', text: kindGlyph(kind) }));
   }
-  el.append(h('div', { class: 'card-art', text: Array.from(name)[0] || '' }));
+  el.append(iconEl(card.slug, 'card-art pict') || h('div', { class: 'card-art', text: Array.from(name)[0] || '' }));
   el.append(h('div', { class: 'card-name', text: name }));
   el.append(h('div', { class: 'card-kind', text: kindLabel(kind, card.slug) }));
-  if (card.face === 'down') el.append(h('div', { class: 'peek-tag', text: '伏' }));
+  if (card.face === 'down') el.append(h('div', { class: 'peek-tag', text: t('peek_tag') }));
   return el;
 }
 
-function kindGlyph(kind) {
-  return { deploy: '展', trap: '罠', tactic: '戦', character: '兵' }[kind] || '';
+/** The one-glyph mark of a card kind, in the current language. */
+export function kindGlyph(kind) {
+  const key = `glyph_${kind}`;
+  return t.has(key) ? t(key) : '';
+}
+
+/* Pictograms: the catalogue's standalone SVG strings (sanitised by the server), parsed once
+   per name and cloned; anything active is dropped again here as a second guard. */
+const ICONS = new Map();
+
+function iconTemplate(name) {
+  if (ICONS.has(name)) return ICONS.get(name);
+  const svg = (cat().icons || {})[name] || (catalogs.ja && catalogs.ja.icons ? catalogs.ja.icons[name] : null);
+  let tpl = null;
+  if (svg) {
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const root = doc.documentElement;
+    if (root && root.nodeName === 'svg' && !doc.querySelector('parsererror')) {
+      for (const bad of root.querySelectorAll('script, foreignObject, style')) bad.remove();
+      for (const el of [root, ...root.querySelectorAll('*')]) {
+        for (const a of Array.from(el.attributes)) {
+          if (/^on/i.test(a.name) || a.name === 'style' || /href$/i.test(a.name)) el.removeAttribute(a.name);
+        }
+      }
+      root.setAttribute('aria-hidden', 'true');
+      root.setAttribute('focusable', 'false');
+      tpl = document.importNode(root, true);
+    }
+  }
+  ICONS.set(name, tpl);
+  return tpl;
+}
+
+/** The pictogram of a card (a span holding its SVG), or null when it has none. */
+export function iconEl(slug, cls = 'pict') {
+  const d = slug ? cardDef(slug) : null;
+  const tpl = d && d.icon ? iconTemplate(d.icon) : null;
+  if (!tpl) return null;
+  return h('span', { class: cls, dataset: { icon: d.icon } }, tpl.cloneNode(true));
 }
 
 export function renderTopbar(v) {
@@ -122,6 +159,28 @@ function withEnter(el, key, sig, keys) {
   return el;
 }
 
+/** The view's reason a card of the viewing seat cannot be used now (or null). */
+export function whyNot(v, zone, key, n) {
+  return (v.why_not || []).find((w) => w.zone === zone && w[key] === n) || null;
+}
+
+/** Dim an unusable card's element and put its reason under it (readable without hovering). */
+function markWhy(el, why) {
+  if (!why) return el;
+  el.classList.add('unusable');
+  el.dataset.why = why.code;
+  el.setAttribute('aria-description', why.text);
+  el.append(h('div', { class: 'why-chip', dataset: { code: why.code }, text: shortWhy(why) }));
+  return el;
+}
+
+/** A few words for a reason code (the full sentence is the view's `text`, shown in CARD
+ *  INFORMATION). */
+export function shortWhy(why) {
+  const key = `why_${why.code}${why.code === 'timing' && why.params ? `_${why.params.needs}` : ''}`;
+  return t.has(key) ? t(key) : why.text;
+}
+
 export function renderSide(v, seat, pos, keys) {
   const p = v.players[seat];
   const mine = seat === me();
@@ -144,7 +203,9 @@ export function renderSide(v, seat, pos, keys) {
       if (c.target) tags.push(h('span', { class: 'tag tgt', text: t('targeted') }));
       if (declaring.includes(n)) tags.push(h('span', { class: 'tag atk', text: t('chosen') }));
       if (tags.length) slot.append(h('div', { class: 'tags' }, tags));
-      infoable(slot, { type: 'card', card: c, seat, zone: 'battle', slot: n });
+      const why = whyNot(v, mine ? 'battle' : 'target', 'slot', n);
+      markWhy(slot, why);
+      infoable(slot, { type: 'card', card: c, seat, zone: 'battle', slot: n, why });
     }
     withEnter(slot, slotKey(seat, 'b', n), c ? `${c.slug}` : '', keys);
     battle.append(slot);
@@ -158,7 +219,9 @@ export function renderSide(v, seat, pos, keys) {
     if (c) {
       slot.append(cardEl(c, { size: 's', peek: !!c.slug }));
       slot.classList.add('filled', c.face === 'up' ? 'face-up' : 'face-down');
-      infoable(slot, { type: 'card', card: c, seat, zone: 'strategy', slot: n });
+      const why = mine ? whyNot(v, 'strategy', 'slot', n) : null;
+      markWhy(slot, why);
+      infoable(slot, { type: 'card', card: c, seat, zone: 'strategy', slot: n, why });
     }
     withEnter(slot, slotKey(seat, 's', n), c ? `${c.face}:${c.slug || ''}` : '', keys);
     strategy.append(slot);
@@ -180,9 +243,12 @@ function renderHand(v, seat, zone, hand) {
   box.append(h('div', { class: 'hand-title' }, title, h('span', { class: 'count', text: hand.count })));
   const cards = h('div', { class: 'hand-cards' });
   if (hand.cards) {
+    const whyZone = zone === 'thand' ? 'tactics_hand' : 'hand';
     hand.cards.forEach((c, i) => {
       const wrap = h('div', { class: 'hand-card', dataset: { zone, seat, index: i + 1, slug: c.slug } }, cardEl(c, { size: 's' }));
-      infoable(wrap, { type: 'card', card: c, seat, zone });
+      const why = seat === me() ? whyNot(v, whyZone, 'index', i) : null;
+      markWhy(wrap, why);
+      infoable(wrap, { type: 'card', card: c, seat, zone, why });
       cards.append(wrap);
     });
   } else {
@@ -346,7 +412,22 @@ export function renderKoboLane(v) {
       dim = true;
     }
   }
-  renderLane(chain.map(laneLink), resolved.map(laneLink), dim, dim ? t('last_exchange') : '');
+  drawLane(chain, resolved, dim, dim ? t('last_exchange') : '');
+}
+
+/** Draw the lane with these links (a playback frame's), each with its card's pictogram. */
+export function drawLane(chain, resolved, dim, note) {
+  renderLane(chain.map(laneLink), resolved.map(laneLink), dim, note);
+  for (const [list, links] of [['#lane-chain', chain], ['#lane-resolve', resolved]]) {
+    const items = document.querySelectorAll(`${list} .lane-link`);
+    links.forEach((l, i) => {
+      const li = items[i];
+      if (!li) return;
+      li.dataset.link = String(l.link);
+      const pict = iconEl(l.slug, 'link-pict');
+      if (pict) li.querySelector('.link-body').prepend(pict);
+    });
+  }
 }
 
 export function reasonText(reason) {

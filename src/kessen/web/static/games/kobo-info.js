@@ -80,6 +80,7 @@ function where(info) {
     case 'strategy': return t('where_strategy', { whose, n: info.slot });
     case 'reveal': return t('where_reveal', { whose });
     case 'chain': return t('where_chain', { n: info.link });
+    case 'log': return t('where_log');
     default: return '';
   }
 }
@@ -120,7 +121,9 @@ function cardInfo(card, info) {
       stats.length ? h('div', { class: 'info-stats' }, stats) : null,
       loc ? h('div', { class: 'info-where muted', text: loc }) : null,
       card.face === 'down' ? h('div', { class: 'info-where peek-note', text: t('your_face_down') }) : null,
-      h('p', { class: 'info-text', text: d.text || '' })),
+      h('p', { class: 'info-text', text: d.text || '' }),
+      info.why ? h('p', { class: 'info-why', dataset: { code: info.why.code } },
+        h('span', { class: 'info-why-label', text: t('why_label') }), info.why.text) : null),
   ];
 }
 

@@ -5,7 +5,9 @@ import { bannerInfo, cardDef, cardName, catalogs, splitAction } from './kobo-boa
 import { showMatchOver } from './kobo-info.js';
 import { t } from './kobo-strings.js';
 import { act, choose } from '../shell/connection.js';
+import { finish, P } from './kobo-fight.js';
 import { $, $$, h, put } from '../shell/dom.js';
+import { showInfo } from '../shell/info.js';
 import { isMyPrompt, online, seatName } from '../shell/seats.js';
 import { S, scheduleRender } from '../shell/state.js';
 
@@ -221,10 +223,13 @@ export function renderOps(v) {
   if (p.prompt === 'declare') {
     const list = (ctx.attackers || []).map((n) => {
       const c = v.players[p.seat].battle[n - 1];
-      return c ? `${n}「${c.name}」` : `${n}`;
-    }).join(' ');
+      return c ? t('slot_named', { n, name: c.name }) : `${n}`;
+    }).join(t('list_sep'));
     prompt.append(h('p', { class: 'ops-note', text: t('chosen_attackers', { list, total: ctx.total ?? 0 }) }));
     prompt.append(h('p', { class: 'ops-note muted', text: t('cap_note') }));
+  }
+  if (ctx.warning && ctx.warning.text) {
+    prompt.append(h('p', { class: 'ops-warning warn', role: 'note', dataset: { code: ctx.warning.code }, text: ctx.warning.text }));
   }
   if (p.prompt === 'nominate' && ctx.named && ctx.named.length) {
     prompt.append(h('p', { class: 'ops-note', text: t('named', { list: ctx.named.map(cardName).join('・') }) }));
@@ -251,7 +256,7 @@ export function renderOps(v) {
         class: `act verb-${verb}${kind ? ` kind-${kind}` : ''}`,
         dataset: { action: a },
         disabled: S.awaiting != null || !online(),
-        title: a,
+        title: cardTip(c),
         onclick: () => choose(a),
         onmouseenter: () => setHover(a),
         onmouseleave: () => setHover(null),
@@ -291,6 +296,25 @@ function textBox(card) {
   return h('div', { class: 'ops-text' }, textInner(card));
 }
 
+/** A button's tooltip: the card's name and words (never the action text sent). */
+function cardTip(c) {
+  const d = c && c.slug ? cardDef(c.slug) : null;
+  return d ? `${d.name} — ${d.text}` : null;
+}
+
+/** The panel while a closed chain plays back: what it is, and a button to skip it. */
+export function renderPlaybackOps() {
+  const sig = `playback|${S.settings.lang}`;
+  if (S.opsSig === sig) return;
+  S.opsSig = sig;
+  put($('#ops-body'),
+    h('div', { class: 'ops-prompt waiting' },
+      h('div', { class: 'ops-title' }, h('span', { class: 'spinner' }), t('fx_banner')),
+      h('p', { class: 'muted', text: t('fx_ops') })),
+    h('div', { class: 'ops-actions' },
+      h('button', { type: 'button', class: 'act-secondary kb-skip-ops', text: t('fx_skip'), onclick: () => { if (P.run) finish(); } })));
+}
+
 export function setHover(action) {
   S.hover = action;
   applyHover();
@@ -298,6 +322,7 @@ export function setHover(action) {
   const box = $('#ops-text');
   if (!v || !v.pending || !box) return;
   const c = action ? cardOf(action, v) : null;
+  if (c && c.slug) showInfo({ type: 'card', card: c, seat: v.pending.seat, zone: 'choice', why: null });
   const focus = c && c.slug ? c : defaultFocus(v);
   put(box, ...(focus ? textInner(focus) : []));
 }

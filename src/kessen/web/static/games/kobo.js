@@ -7,12 +7,16 @@
 // action texts of `view.pending.legal`, and choosing one sends that text back.
 
 import {
-  cat, catalogs, K, renderCenter, renderKoboLane, renderPiles, renderResults, renderSide, renderTopbar,
+  cardDef, cat, catalogs, drawLane, K, renderCenter, renderKoboLane, renderPiles, renderResults, renderSide, renderTopbar,
 } from './kobo-board.js';
+import {
+  afterPlayback, currentFrame, finish, initPaceSetting, labelPaceSetting, markTouched, maybePlay, P, renderFight,
+} from './kobo-fight.js';
 import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver } from './kobo-info.js';
-import { actionText, applyHover, markSelectable, renderOps, setHover } from './kobo-ops.js';
+import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, setHover } from './kobo-ops.js';
 import { t } from './kobo-strings.js';
 import { $, $$, h, put } from '../shell/dom.js';
+import { showInfo } from '../shell/info.js';
 import { me } from '../shell/seats.js';
 import { fetchJson, S, scheduleRender } from '../shell/state.js';
 
@@ -22,38 +26,57 @@ async function ensureCatalog(lang) {
   return catalogs[lang];
 }
 
-/** Draw a Kōbō view: top bar, both sides, piles, center, lane, results, operation panel. */
+/** Draw a Kōbō view: top bar, both sides, piles, center, lane, results, operation panel. While
+ *  a closed chain plays back, the board, lane and panel show the playback's frame instead. */
 function render(v) {
+  const frame = S.replay ? null : currentFrame();
+  const shown = frame && frame.shown ? frame.shown : v;
   const bottom = me();
   const top = 1 - bottom;
   const keys = new Map();
   renderTopbar(v);
-  put($('#side-top'), ...renderSide(v, top, 'top', keys));
-  put($('#side-bottom'), ...renderSide(v, bottom, 'bottom', keys));
-  put($('#piles-top'), ...renderPiles(v, top));
-  put($('#piles-bottom'), ...renderPiles(v, bottom));
-  renderCenter(v, keys);
-  renderKoboLane(v);
+  put($('#side-top'), ...renderSide(shown, top, 'top', keys));
+  put($('#side-bottom'), ...renderSide(shown, bottom, 'bottom', keys));
+  put($('#piles-top'), ...renderPiles(shown, top));
+  put($('#piles-bottom'), ...renderPiles(shown, bottom));
+  renderCenter(shown, keys);
+  if (frame) {
+    $('#banner').className = 'banner resolving';
+    put($('#banner'), h('span', { class: 'banner-dot' }), h('span', { class: 'banner-text', text: t('fx_banner') }));
+    drawLane(frame.chain, frame.resolved, false, '');
+  } else renderKoboLane(v);
+  $('#lane').dataset.playback = frame ? String(P.run.index) : '';
+  renderFight(v);
   renderResults(v);
   if (S.replay) S.opsSig = '';
+  else if (frame) renderPlaybackOps();
   else renderOps(v);
-  markSelectable(v);
+  if (frame) {
+    for (const e of $$('.selectable')) { e.classList.remove('selectable'); delete e.dataset.act; }
+    markTouched(frame);
+  } else markSelectable(v);
   applyHover();
   K.prevKeys = keys;
 }
 
-/** Show a game's or the match's end once, when the live view first shows it. */
+/** Show a game's or the match's end once, when the live view first shows it (after the
+ *  playback of the chain that ended it, so the final board is seen first). */
 function detectEnd(prev, view) {
-  if (!view.history.live) return;
+  if (S.replay || !view.history.live) {
+    if (P.run) finish();
+    return;
+  }
+  maybePlay(prev, view);
   const sameGame = prev && prev.session.id === view.session.id && prev.history.live;
   if (view.match.over) {
     if (!sameGame || !prev.match.over) {
-      if (S.dismissedMatch !== view.session.id) showMatchOver();
+      afterPlayback(() => { if (S.dismissedMatch !== view.session.id) showMatchOver(); });
     }
     return;
   }
   if (sameGame && view.match.results.length > prev.match.results.length) {
-    showGameOver(view.match.results.length - 1);
+    const index = view.match.results.length - 1;
+    afterPlayback(() => showGameOver(index));
   }
 }
 
@@ -66,8 +89,12 @@ function intercept(action, v) {
   return true;
 }
 
-/** Escape closes the pass confirmation. */
+/** Escape skips a playback, or closes the pass confirmation. */
 function onEscape() {
+  if (P.run) {
+    finish();
+    return true;
+  }
   if (!S.confirm) return false;
   S.confirm = null;
   S.opsSig = '';
@@ -99,7 +126,8 @@ function startConfig() {
   return { decks: [$('#deck-0').value, $('#deck-1').value] };
 }
 
-/** Once at boot: the deck list buttons, the deck pickers and the hover over glowing places. */
+/** Once at boot: the deck list buttons, the deck pickers, the pace setting, the hover over
+ *  glowing places, and reading a card without acting (hover, or a long press on touch). */
 function init() {
   for (const b of $$('[data-show-deck]')) b.addEventListener('click', () => showDeckPreview(Number(b.dataset.showDeck)));
   $('#kobo-options').addEventListener('change', (ev) => {
@@ -107,16 +135,66 @@ function init() {
       renderStartOptions($('#kobo-options'), { mode: $('#start-form').mode.value, meta: S.meta.rulesets.kobo });
     }
   });
-  $('#table').addEventListener('mouseover', (ev) => {
+  initPaceSetting();
+  const table = $('#table');
+  table.addEventListener('mouseover', (ev) => {
+    if (!S.view || rulesetOfView() !== 'kobo') return;
     const sel = ev.target.closest('.selectable[data-act]');
     if (sel) {
       if (S.hover !== sel.dataset.act) setHover(sel.dataset.act);
     }
+    const info = readable(ev.target);
+    if (info) showInfo(info);
   });
-  $('#table').addEventListener('mouseout', (ev) => {
+  table.addEventListener('mouseout', (ev) => {
     const sel = ev.target.closest('.selectable[data-act]');
     if (sel && !sel.contains(ev.relatedTarget)) setHover(null);
   });
+  bindLongPress(table);
+}
+
+function rulesetOfView() {
+  return (S.view && S.view.ruleset) || 'kobo';
+}
+
+/** What CARD INFORMATION shows for the element under the pointer: a board card, a lane link
+ *  or a log entry that names a card (never an action). */
+function readable(target) {
+  const el = target.closest('.infoable');
+  if (el && S.infoMap.has(el)) return S.infoMap.get(el);
+  const entry = target.closest('#log li.entry');
+  const e = entry && S.view ? S.view.log[Number(entry.dataset.index)] : null;
+  const slug = e && typeof e.card === 'string' ? e.card : null;
+  return slug && cardDef(slug) ? { type: 'card', card: { slug }, zone: 'log' } : null;
+}
+
+/** A touch held still on a card shows it in CARD INFORMATION; the click that follows the
+ *  release is swallowed, so reading never acts. */
+function bindLongPress(table) {
+  let timer = null;
+  let fired = false;
+  let start = null;
+  const cancel = () => { clearTimeout(timer); timer = null; };
+  table.addEventListener('pointerdown', (ev) => {
+    fired = false;
+    if (ev.pointerType === 'mouse') return;
+    const info = readable(ev.target);
+    if (!info) return;
+    start = [ev.clientX, ev.clientY];
+    cancel();
+    timer = setTimeout(() => { fired = true; timer = null; showInfo(info); }, 450);
+  });
+  table.addEventListener('pointermove', (ev) => {
+    if (timer && start && Math.hypot(ev.clientX - start[0], ev.clientY - start[1]) > 10) cancel();
+  });
+  for (const type of ['pointerup', 'pointercancel']) table.addEventListener(type, cancel);
+  table.addEventListener('contextmenu', (ev) => { if (fired) ev.preventDefault(); });
+  document.addEventListener('click', (ev) => {
+    if (!fired || !table.contains(ev.target)) return;
+    fired = false;
+    ev.stopPropagation();
+    ev.preventDefault();
+  }, true);
 }
 
 /* ---------------------------------------------------------------- records */
@@ -159,7 +237,7 @@ export const game = {
   detectEnd,
   intercept,
   onEscape,
-  reset: () => { K.prevKeys.clear(); },
+  reset: () => { K.prevKeys.clear(); labelPaceSetting(); },
   replayTurnLabel,
   continueConfig,
   decks: () => Object.values(cat().decks || {}),

@@ -1,0 +1,360 @@
+// Kōbō (攻防) exchange: the numbers of the open exchange (攻撃側 X 対 防御側 Y now and what the
+// chain would give if everybody passed, both computed by the engine: `view.exchange.preview`),
+// the stepped playback of a closed chain (`view.resolution`, link by link, last first, then the
+// result banner), and the pace setting of that playback in the settings menu.
+//
+// The playback draws frames built from the view the page had before the chain closed (its
+// board, its chain) with the record's effects applied one link at a time; every number comes
+// from the record, the browser adds nothing the view did not say.
+
+import { cardDef, cardName, K } from './kobo-board.js';
+import { t } from './kobo-strings.js';
+import { $, h, put } from '../shell/dom.js';
+import { me, seatName } from '../shell/seats.js';
+import { S, saveSettings, scheduleRender } from '../shell/state.js';
+
+/** Milliseconds per playback step for each pace of the settings menu. */
+export const PACES = { off: 0, fast: 450, normal: 900, slow: 1500 };
+
+/** The playback state: what was played per session, and the running playback (or null). */
+export const P = { played: new Map(), run: null };
+
+export function paceMs() {
+  const p = S.settings.resolvePace || 'normal';
+  return PACES[p] ?? PACES.normal;
+}
+
+/* ---------------------------------------------------------------- settings menu */
+
+/** Add the pace choice to the settings menu (once, at boot); its labels follow the language. */
+export function initPaceSetting() {
+  const menu = $('#settings-menu');
+  if (!menu || $('#kb-pace', menu)) return;
+  const group = h('div', { class: 'menu-group', id: 'kb-pace' },
+    h('div', { class: 'menu-title', id: 'kb-pace-title' }),
+    Object.keys(PACES).map((p) => h('label', null,
+      h('input', {
+        type: 'radio', name: 'kb-pace', value: p,
+        onchange: () => { S.settings.resolvePace = p; saveSettings(); labelPaceSetting(); },
+      }),
+      h('span', { dataset: { pace: p } }))));
+  menu.append(group);
+  labelPaceSetting();
+}
+
+export function labelPaceSetting() {
+  const title = $('#kb-pace-title');
+  if (!title) return;
+  title.textContent = t('pace_title');
+  for (const span of document.querySelectorAll('#kb-pace [data-pace]')) span.textContent = t(`pace_${span.dataset.pace}`);
+  const now = S.settings.resolvePace || 'normal';
+  for (const r of document.querySelectorAll('#kb-pace input')) r.checked = r.value === now;
+}
+
+/* ---------------------------------------------------------------- the open exchange */
+
+function who(seat) {
+  return seat === me() ? 'mine' : 'theirs';
+}
+
+function chip(p, cls) {
+  if (!p) return null;
+  const name = cardName(p.slug);
+  const changed = p.lv != null && p.lv !== p.lv_now;
+  const gone = p.lv == null;
+  return h('span', { class: `kb-chip ${cls} ${who(p.seat)}${gone ? ' gone' : ''}`, dataset: { seat: p.seat, slot: p.slot } },
+    h('span', { class: 'kb-chip-name', text: name }),
+    h('span', { class: 'kb-chip-lv', text: `Lv${p.lv_now}` }),
+    changed ? h('span', { class: 'kb-chip-to', text: `→${p.lv}` }) : null,
+    gone ? h('span', { class: 'kb-chip-to', text: `→${t('fx_out')}` }) : null);
+}
+
+/** The strip of the open exchange: the numbers now, and what the chain would give now. */
+function previewStrip(v) {
+  const x = v.exchange;
+  const pv = x && x.preview;
+  if (!pv) return null;
+  const res = pv.exact
+    ? h('div', { class: `kb-would outcome-${pv.outcome}` },
+      h('span', { class: 'kb-would-label', text: t('if_resolved') }),
+      pv.score_text && pv.attack != null ? h('strong', { class: 'kb-would-score', text: pv.score_text }) : null,
+      h('span', { class: 'kb-would-outcome', text: pv.outcome_text || '' }))
+    : h('div', { class: 'kb-would outcome-unknown' }, h('span', { class: 'kb-would-label', text: t('if_unknown') }));
+  return h('div', {
+    class: 'kb-fight preview',
+    id: 'kb-preview',
+    dataset: {
+      links: pv.links, nowAttack: pv.now.attack, nowDefence: pv.now.defence,
+      attack: pv.attack ?? '', defence: pv.defence ?? '', outcome: pv.outcome || '',
+    },
+  },
+  h('div', { class: 'kb-now' },
+    h('span', { class: 'kb-side atk' }, h('span', { class: 'kb-side-label', text: x.labels.attacking }), h('b', { class: 'kb-num', text: pv.now.attack })),
+    h('span', { class: 'kb-vs', text: t('vs') }),
+    h('span', { class: 'kb-side def' }, h('span', { class: 'kb-side-label', text: x.labels.defending }), h('b', { class: 'kb-num', text: pv.now.defence }))),
+  h('div', { class: 'kb-parts' },
+    (pv.attackers || []).map((a) => chip(a, 'atk')),
+    pv.target ? h('span', { class: 'kb-arrow', text: '⇢' }) : null,
+    chip(pv.target, 'tgt')),
+  res);
+}
+
+/** The line of the last closed exchange (after its playback, until the next declaration). */
+function lastResultStrip(v) {
+  const r = v.resolution;
+  if (!r || !r.result || v.exchange) return null;
+  return h('div', { class: 'kb-fight last', id: 'kb-last' },
+    h('span', { class: 'kb-would-label', text: t('last_result') }),
+    h('strong', { text: r.result.score_text }),
+    h('span', { class: 'kb-would-outcome', text: r.result.text }));
+}
+
+/** Draw the exchange strip in the center (the open exchange, a playback frame or the last
+ *  result). */
+export function renderFight(v) {
+  let box = $('#kb-fight-box');
+  if (!box) {
+    box = h('div', { id: 'kb-fight-box', class: 'kb-fight-box', 'aria-live': 'polite' });
+    $('#center').append(box);
+  }
+  const run = P.run;
+  const strip = run ? frameStrip(run) : (previewStrip(v) || lastResultStrip(v));
+  put(box, strip);
+  box.hidden = !strip;
+}
+
+/* ---------------------------------------------------------------- stepped resolution */
+
+function clone(x) {
+  return JSON.parse(JSON.stringify(x));
+}
+
+/** A short sentence of one effect of the record (the numbers are the record's). */
+function effectText(e) {
+  const name = e.slug ? cardName(e.slug) : '';
+  switch (e.kind) {
+    case 'lv': return t(e.permanent ? 'fx_lv_perm' : 'fx_lv', { name, amount: e.amount > 0 ? `+${e.amount}` : `${e.amount}`, lv: e.lv, base: e.base });
+    case 'retreat': return t('fx_retreat', { name });
+    case 'target_changed': return t('fx_target', { name });
+    case 'attack_negated': return t('fx_attack_negated');
+    case 'link_negated': return t('fx_link_negated', { n: e.link });
+    case 'base_zero': return t('fx_base_zero', { name });
+    case 'tie_choice': return t('fx_tie_choice', { name });
+    default: return e.kind;
+  }
+}
+
+/** The lane link of a record link, named from the chain the page saw (or the catalogue). */
+function linkOf(rec, chain) {
+  const seen = chain.find((c) => c.link === rec.link) || {};
+  const d = cardDef(rec.slug) || {};
+  return { ...seen, link: rec.link, seat: rec.seat, slug: rec.slug, kind: seen.kind || d.kind, name: seen.name || d.name || rec.slug, negated: !!rec.negated };
+}
+
+/** Apply effects to a board copy (`players`); characters that leave are marked first and
+ *  removed at the next frame. Returns the battle slots touched. */
+function applyEffects(players, effects, state) {
+  const touched = [];
+  for (const e of effects) {
+    const row = players[e.seat] && players[e.seat].battle;
+    const card = row && e.slot ? row[e.slot - 1] : null;
+    if (e.kind === 'lv' && card) {
+      card.lv = e.lv;
+      card.base = e.base;
+    } else if (e.kind === 'retreat' && card) {
+      card.leaving = true;
+    } else if (e.kind === 'target_changed') {
+      state.target = { seat: e.seat, slot: e.slot };
+    } else if (e.kind === 'attack_negated') {
+      state.negated = true;
+    }
+    if (e.slot != null && e.seat != null) touched.push({ seat: e.seat, slot: e.slot, kind: e.kind });
+  }
+  return touched;
+}
+
+function sweep(players) {
+  for (const p of players) p.battle = p.battle.map((c) => (c && c.leaving ? null : c));
+}
+
+function score(players, res, state) {
+  const atk = res.attacker_seat;
+  const lv = (seat, slot) => {
+    const c = players[seat] && players[seat].battle[slot - 1];
+    return c && !c.leaving ? (c.lv || 0) : 0;
+  };
+  const attack = (res.declared ? res.declared.attackers : []).reduce((a, s) => a + lv(atk, s), 0);
+  const defence = state.target ? lv(state.target.seat, state.target.slot) : 0;
+  return { attack, defence };
+}
+
+/** The frames of a playback: the declaration, one per link (last first), the result. */
+function buildFrames(res, pre) {
+  const base = pre ? clone(pre) : null;
+  const chain = base ? base.chain : [];
+  const players = base ? base.players : null;
+  const state = {
+    target: res.declared ? { seat: 1 - res.attacker_seat, slot: res.declared.target } : null,
+    negated: false,
+  };
+  const frames = [];
+  const snap = (extra) => {
+    const shown = base ? { ...base, players: clone(players) } : null;
+    frames.push({ shown, score: players ? score(players, res, state) : null, ...extra });
+  };
+  const links = res.links.map((l) => linkOf(l, chain));
+  snap({ step: 'start', chain: links.slice().reverse(), resolved: [], texts: [t('fx_start')], touched: [] });
+  res.links.forEach((l, i) => {
+    if (players) sweep(players);
+    const touched = players && !l.negated ? applyEffects(players, l.effects, state) : [];
+    const texts = l.negated ? [t('fx_negated')] : l.effects.map(effectText);
+    snap({
+      step: 'link', link: links[i], chain: links.slice(i + 1).reverse(), resolved: links.slice(0, i + 1),
+      texts: texts.length ? texts : [t('fx_none')], touched,
+    });
+  });
+  if (players) sweep(players);
+  const touched = players ? applyEffects(players, res.after || [], state) : [];
+  let banner;
+  if (res.game_end) banner = { cls: 'game-end', text: t('fx_game_end'), sub: gameEndText(res.game_end) };
+  else if (res.result) banner = { cls: `outcome-${res.result.outcome}`, text: res.result.score_text, sub: res.result.text };
+  else banner = { cls: 'outcome-none', text: t('fx_done'), sub: '' };
+  snap({
+    step: 'result', chain: [], resolved: links, banner, touched,
+    texts: (res.after || []).map(effectText),
+  });
+  return frames;
+}
+
+function gameEndText(end) {
+  if (end.winner == null || end.winner < 0) return t('draw_replay');
+  return end.winner === me() ? t('winner_you') : t('winner_opp');
+}
+
+/** Whether `pre` is the page's view of the same chain just before it closed. */
+function preOf(prev, view, res) {
+  if (!prev || prev.session.id !== view.session.id || !prev.exchange || !prev.exchange.preview) return null;
+  if (prev.chain.length !== res.links.length) return null;
+  if (prev.match.game !== view.match.game && !res.game_end) return null;
+  return prev;
+}
+
+function recordKey(view, res) {
+  return `${view.match.results.length}:${res.log_index}:${res.links.map((l) => l.slug).join(',')}`;
+}
+
+/** A new live view: start the playback of a chain that just closed (once per record). A view
+ *  of a session seen for the first time plays nothing (a reload does not replay the past). */
+export function maybePlay(prev, view) {
+  const res = view.resolution;
+  const sid = view.session.id;
+  if (!P.played.has(sid)) P.played.set(sid, new Set());
+  const played = P.played.get(sid);
+  if (!res || S.replay || !view.history.live) return false;
+  const key = recordKey(view, res);
+  if (played.has(key)) return false;
+  played.add(key);
+  const fresh = prev && prev.session.id === sid;
+  if (!fresh || !res.links.length || paceMs() <= 0) return false;
+  finish();
+  const frames = buildFrames(res, preOf(prev, view, res));
+  P.run = { key, frames, index: 0, timer: null, onEnd: [], gameEnd: !!res.game_end };
+  S.opsSig = '';
+  tick();
+  return true;
+}
+
+function tick() {
+  const run = P.run;
+  if (!run) return;
+  const last = run.index >= run.frames.length - 1;
+  const wait = paceMs() * (last ? (run.gameEnd ? 2 : 1.4) : 1);
+  run.timer = setTimeout(() => {
+    if (P.run !== run) return;
+    if (!last) {
+      run.index += 1;
+      scheduleRender();
+      tick();
+      return;
+    }
+    const ends = run.onEnd.splice(0);
+    for (const fn of ends) fn();
+    holdWhileOverlay(run);
+  }, wait);
+  scheduleRender();
+}
+
+/** After a game's end, the final board stays under the dialog until it is closed. */
+function holdWhileOverlay(run) {
+  if (P.run !== run) return;
+  if (S.overlay && run.gameEnd) {
+    run.timer = setTimeout(() => holdWhileOverlay(run), 250);
+    return;
+  }
+  finish();
+}
+
+/** End the playback now (skip): the view's own board is drawn again. */
+export function finish() {
+  const run = P.run;
+  if (!run) return;
+  clearTimeout(run.timer);
+  P.run = null;
+  for (const fn of run.onEnd.splice(0)) fn();
+  K.prevKeys.clear();
+  S.opsSig = '';
+  scheduleRender();
+}
+
+/** Run `fn` after the playback (at once when none runs). */
+export function afterPlayback(fn) {
+  if (P.run) P.run.onEnd.push(fn);
+  else fn();
+}
+
+/** The frame on screen, or null. */
+export function currentFrame() {
+  return P.run ? P.run.frames[P.run.index] : null;
+}
+
+function frameStrip(run) {
+  const f = run.frames[run.index];
+  const n = run.frames.length - 2;
+  const head = f.step === 'link'
+    ? h('div', { class: 'kb-step-head' },
+      h('span', { class: 'kb-step-no', text: t('fx_link', { n: f.link.link }) }),
+      h('strong', { class: f.link.negated ? 'struck' : '', text: f.link.name }),
+      h('span', { class: 'muted', text: seatName(f.link.seat) }))
+    : h('div', { class: 'kb-step-head' }, h('strong', { text: f.step === 'start' ? t('fx_resolving', { n }) : t('fx_result') }));
+  return h('div', {
+    class: `kb-fight playback step-${f.step}`,
+    id: 'kb-playback',
+    dataset: { step: f.step, index: run.index, link: f.link ? f.link.link : '' },
+  },
+  f.score ? h('div', { class: 'kb-now' },
+    h('span', { class: 'kb-side atk' }, h('span', { class: 'kb-side-label', text: t('attacking_side') }), h('b', { class: 'kb-num', text: f.score.attack })),
+    h('span', { class: 'kb-vs', text: t('vs') }),
+    h('span', { class: 'kb-side def' }, h('span', { class: 'kb-side-label', text: t('defending_side') }), h('b', { class: 'kb-num', text: f.score.defence }))) : null,
+  h('div', { class: 'kb-step' }, head,
+    h('ul', { class: 'kb-fx' }, f.texts.map((x) => h('li', { text: x })))),
+  f.banner ? h('div', { class: `kb-banner ${f.banner.cls}`, id: 'kb-result-banner' },
+    h('strong', { text: f.banner.text }), f.banner.sub ? h('span', { text: f.banner.sub }) : null) : null,
+  h('button', { type: 'button', class: 'link kb-skip', text: t('fx_skip'), onclick: finish }));
+}
+
+/** Light up the battle slots the frame's effects touched (after the board is drawn). */
+export function markTouched(frame) {
+  if (!frame) return;
+  for (const x of frame.touched || []) {
+    const el = document.querySelector(`#board [data-zone="battle"][data-seat="${x.seat}"][data-slot="${x.slot}"]`);
+    if (el) el.classList.add('kb-touched', `kb-fx-${x.kind}`);
+  }
+  for (const p of [0, 1]) {
+    const row = frame.shown ? frame.shown.players[p].battle : [];
+    row.forEach((c, i) => {
+      if (!c || !c.leaving) return;
+      const el = document.querySelector(`#board [data-zone="battle"][data-seat="${p}"][data-slot="${i + 1}"]`);
+      if (el) el.classList.add('kb-leaving');
+    });
+  }
+}

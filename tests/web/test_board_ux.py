@@ -1,0 +1,304 @@
+"""The Kōbō board a new player reads: the exchange's numbers, the stepped resolution, reading a
+card without acting, and why a card cannot be used — each checked against the engine.
+
+A real server is started here so the test can read the session's true state (``Session.live``)
+while the page plays a game against COM by clicking. At every decision of the player the page's
+exchange strip is compared with the engine's own preview of that state, and every card of the
+player's hands and strategy area that the engine's ``legal_actions`` does not offer must show a
+reason on the page (the ones it offers must not). A chain of two links or more is then watched
+as it resolves: the RESOLVE lane must show link k before link k-1, one step at a time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+
+from kessen.server.app import Hub, create_app
+from kessen.server.run import free_port
+from kessen.server.session import Session
+from tests.web.conftest import VIEWPORT
+from tests.web.driver import Driver, settle, start_match
+
+SEED = 7
+SHOTS = "/tmp"
+
+# Every change of the lane during a playback, with the time it was seen.
+RECORDER = """
+window.__frames = [];
+const watch = () => {
+  const lane = document.querySelector('#lane');
+  if (!lane) { requestAnimationFrame(watch); return; }
+  new MutationObserver(() => {
+    if (!lane.dataset.playback) return;
+    const links = Array.from(document.querySelectorAll('#lane-resolve .lane-link'),
+      (e) => Number(e.dataset.link));
+    const last = window.__frames[window.__frames.length - 1];
+    if (!last || last.links.join() !== links.join()) {
+      window.__frames.push({ links, t: performance.now(), struck: Array.from(
+        document.querySelectorAll('#lane-resolve .lane-link.negated'), (e) => Number(e.dataset.link)) });
+    }
+  }).observe(lane, { subtree: true, childList: true, attributes: true });
+};
+watch();
+"""
+
+# The page's exchange strip, as numbers and texts.
+READ_PREVIEW = """() => {
+  const el = document.querySelector('#kb-preview');
+  if (!el || el.offsetParent === null) return null;
+  const d = el.dataset;
+  return { links: Number(d.links), now: [Number(d.nowAttack), Number(d.nowDefence)],
+           result: [d.attack === '' ? null : Number(d.attack), d.defence === '' ? null : Number(d.defence)],
+           outcome: d.outcome, text: el.innerText,
+           chips: Array.from(el.querySelectorAll('.kb-chip'), (c) => c.innerText) };
+}"""
+
+# For each card of the player's hands and face-down traps: its place, slug and visible reason.
+READ_CARDS = """(seat) => {
+  const visible = (e) => !!e && e.offsetParent !== null && e.getBoundingClientRect().height > 4;
+  const out = [];
+  for (const el of document.querySelectorAll(
+      `#board .hand-card[data-seat="${seat}"]:not(.back-only), `
+      + `#board .strat-slot.filled[data-seat="${seat}"]`)) {
+    const chip = el.querySelector(':scope > .why-chip');
+    out.push({ zone: el.dataset.zone, index: Number(el.dataset.index || 0),
+               slot: Number(el.dataset.slot || 0), slug: el.dataset.slug || '',
+               why: visible(chip) ? chip.dataset.code : null, text: chip ? chip.innerText : '' });
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[tuple[str, Hub]]:
+    """A server (COM pace 0) whose sessions the test can read."""
+    app = create_app(pace=0.0)
+    port = free_port(0)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}", app.state.hub
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture()
+def tall(browser: Any, served: tuple[str, Hub]) -> Iterator[Any]:
+    """A page at 1280×800 with the lane recorder; fails on any JavaScript error."""
+    ctx = browser.new_context(viewport={**VIEWPORT, "height": 800}, locale="ja-JP")
+    ctx.add_init_script(RECORDER)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.set_default_timeout(20_000)
+    page.goto(served[0])
+    yield page
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _session(page: Any, hub: Hub) -> Session:
+    game_id = page.evaluate("window.kobo.game.id")
+    session: Session = hub.sessions[game_id]
+    return session
+
+
+def _truth(session: Session, page: Any) -> dict[str, Any]:
+    """The engine's view of the live state for seat 0, once it is the state the page shows."""
+    for _ in range(100):
+        truth: dict[str, Any] = session.live.view(0, "ja")
+        shown = page.evaluate("document.body.dataset.promptId")
+        if truth["pending"] and str(truth["pending"]["prompt_id"]) == shown:
+            return truth
+        time.sleep(0.05)
+    raise AssertionError("the page never showed the live state")
+
+
+def _check_preview(page: Any, truth: dict[str, Any]) -> int:
+    """The strip shows the engine's preview of this state (or nothing when there is none)."""
+    exchange = truth["exchange"]
+    preview = exchange["preview"] if exchange else None
+    shown = page.evaluate(READ_PREVIEW)
+    if preview is None:
+        assert shown is None, shown
+        return 0
+    assert shown is not None, "an open chain has no preview on the board"
+    assert shown["links"] == preview["links"]
+    assert shown["now"] == [preview["now"]["attack"], preview["now"]["defence"]]
+    assert shown["outcome"] == preview["outcome"]
+    assert exchange["labels"]["attacking"] in shown["text"]
+    if preview["exact"]:
+        assert shown["result"] == [preview["attack"], preview["defence"]]
+        assert preview["outcome_text"] in shown["text"]
+        if preview["attack"] is not None:
+            assert preview["score_text"] in shown["text"]
+        for part in [*preview["attackers"], preview["target"]]:
+            assert any(f"Lv{part['lv_now']}" in chip for chip in shown["chips"]), (part, shown)
+    return int(preview["links"])
+
+
+def _used(legal: list[str], card: dict[str, Any], hand: list[dict[str, Any]]) -> bool:
+    """Whether a legal action names this card of the player (the engine's list, read here)."""
+    verbs = legal
+    if card["zone"] == "strategy":
+        return any(a in (f"trap {card['slot']}", f"exclude-trap {card['slot']}") for a in verbs)
+    slug = hand[card["index"] - 1]["slug"]
+    if card["zone"] == "thand":
+        return any(a in (f"play {slug}", f"exclude {slug}") for a in verbs)
+    return f"pick {slug}" in verbs
+
+
+def _check_reasons(page: Any, truth: dict[str, Any], legal: list[str]) -> int:
+    """Every card the engine does not offer shows a reason; every card it offers shows none."""
+    me = truth["players"][0]
+    cards = page.evaluate(READ_CARDS, 0)
+    unusable = 0
+    for card in cards:
+        if card["zone"] == "strategy" and me["strategy"][card["slot"] - 1]["face"] == "up":
+            continue  # a face-up card is in play, nothing to use
+        hand = me["tactics_hand"]["cards"] if card["zone"] == "thand" else me["hand"]["cards"]
+        if _used(legal, card, hand):
+            assert card["why"] is None, (card, legal)
+            continue
+        unusable += 1
+        assert card["why"], f"no visible reason for {card} (legal: {legal})"
+        zone = {"thand": "tactics_hand", "hand": "hand", "strategy": "strategy"}[card["zone"]]
+        key, n = ("slot", card["slot"]) if zone == "strategy" else ("index", card["index"] - 1)
+        entry = next(w for w in truth["why_not"] if w["zone"] == zone and w[key] == n)
+        assert card["why"] == entry["code"], (card, entry)
+    return unusable
+
+
+def _choose(options: list[str], prompt: str) -> str:
+    """Sensible clicks that make chains: use a card in a chain, attack rather than pass."""
+    if prompt == "chain":
+        for verb in ("play ", "trap "):
+            found = [o for o in options if o.startswith(verb)]
+            if found:
+                return found[0]
+        return "pass"
+    if prompt == "set":
+        return next((o for o in options if o.startswith("slot")), options[0])
+    return next((o for o in options if o != "pass"), options[0])
+
+
+def _read_by_hover(page: Any, session: Session) -> None:
+    """Hovering a glowing hand card shows it in CARD INFORMATION and sends nothing."""
+    target = page.query_selector("#board .hand-card.selectable") or page.query_selector(
+        "#board .hand-card:not(.back-only)"
+    )
+    assert target is not None
+    slug = target.get_attribute("data-slug")
+    before = (page.evaluate("document.body.dataset.promptId"), len(session.states))
+    page.mouse.move(5, 5)
+    target.hover()
+    page.wait_for_function(
+        "(s) => document.querySelector('#cardinfo-body .info-card .card')?.dataset.slug === s",
+        arg=slug,
+    )
+    page.wait_for_timeout(400)
+    info = page.inner_text("#cardinfo-body")
+    name = page.evaluate("(s) => window.kobo.view.players[0].tactics_hand.cards"
+                         ".concat(window.kobo.view.players[0].hand.cards || [])"
+                         ".find((c) => c.slug === s).name", slug)
+    assert name in info
+    assert page.evaluate("window.kobo.awaiting") is None
+    assert (page.evaluate("document.body.dataset.promptId"), len(session.states)) == before
+    assert slug not in info  # the card's name and words, never its id
+    page.mouse.move(5, 5)
+
+
+def test_numbers_resolution_reading_and_reasons(tall: Any, served: tuple[str, Hub]) -> None:
+    page = tall
+    hub = served[1]
+    page.evaluate(
+        "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'fast'}))"
+    )
+    page.reload()
+    start_match(page, "vs_com", seed=SEED)
+    session = _session(page, hub)
+    driver = Driver(page)
+    previews = longest = reasons = 0
+    watched: list[dict[str, Any]] = []
+    hovered = shot_preview = shot_reasons = False
+    for _ in range(220):
+        state = driver.wait_ready(timeout=30_000)
+        if state.startswith("overlay"):
+            break
+        if state == "confirm":
+            driver.confirm()
+            continue
+        settle(page)
+        truth = _truth(session, page)
+        now, options = driver.check_offer()
+        legal = [str(a) for a in session.live.legal_actions()]
+        assert options == legal
+        links = _check_preview(page, truth)
+        previews += links > 0
+        if links > longest:
+            longest = links
+            if links >= 2:
+                page.screenshot(path=f"{SHOTS}/board_ux_preview.png")
+                shot_preview = True
+        found = _check_reasons(page, truth, legal)
+        reasons += found
+        if found >= 3 and not shot_reasons and now["prompt"] == "turn":
+            page.screenshot(path=f"{SHOTS}/board_ux_reasons.png")
+            shot_reasons = True
+        if not hovered and now["prompt"] in ("chain", "standby", "turn"):
+            _read_by_hover(page, session)
+            hovered = True
+        warning = (now.get("context") or {}).get("warning")
+        if warning:
+            assert warning["text"] in page.inner_text("#ops")
+        before = len(page.evaluate("window.__frames"))
+        driver.click(_choose(options, now["prompt"]))
+        # A chain of two links or more that just closed plays back: watch it to the end.
+        if page.evaluate("!!document.querySelector('#kb-playback')"):
+            if not watched and page.evaluate("window.kobo.view.resolution.links.length") >= 2:
+                print(page.evaluate("JSON.stringify([document.querySelector('#kb-playback').dataset, window.kobo.view.resolution, window.__frames])"))
+                page.screenshot(path="/tmp/dbg.png")
+                page.wait_for_selector('#kb-playback[data-index="2"]')
+                page.screenshot(path=f"{SHOTS}/board_ux_resolution.png")
+            page.wait_for_function("() => !document.querySelector('#kb-playback')", timeout=20_000)
+            frames = page.evaluate("window.__frames")[before:]
+            record = page.evaluate("window.kobo.view.resolution")
+            order = [link["link"] for link in record["links"]]
+            if len(order) >= 2:
+                watched.append({"frames": frames, "order": order, "record": record})
+        if previews >= 8 and longest >= 2 and watched and hovered and shot_reasons:
+            break
+
+    assert hovered
+    assert previews >= 8, previews
+    assert longest >= 2, longest
+    assert reasons > 0
+    assert shot_preview and shot_reasons
+    assert watched, "no chain of two links resolved"
+    for seen in watched:
+        frames, order = seen["frames"], seen["order"]
+        # The lane grows one link at a time, last-activated first: link k before link k-1.
+        steps = [f["links"] for f in frames if f["links"]]
+        prefixes = [order[: i + 1] for i in range(len(order))]
+        assert [s for s in steps if s in prefixes] == prefixes, (steps, order)
+        times = {tuple(f["links"]): f["t"] for f in frames}
+        for a, b in zip(prefixes, prefixes[1:], strict=False):
+            assert times[tuple(b)] - times[tuple(a)] >= 300, "the links were not stepped"
+        negated = [link["link"] for link in seen["record"]["links"] if link["negated"]]
+        full = next(f for f in frames if f["links"] == order)
+        assert full["struck"] == negated
