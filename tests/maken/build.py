@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kessen.engine.action import Action
-from kessen.games.maken.cards import CARD
+from kessen.games.maken.cards import CARD, DECKS
+from kessen.games.maken.flow import start_turn
 from kessen.games.maken.game import new_game
 from kessen.games.maken.state import MakenState
 
@@ -51,7 +52,8 @@ def position(
     tp: int = 0,
     config: dict[str, object] | None = None,
 ) -> MakenState:
-    """A state at ``turn``'s draw prompt (TP ``tp``) with the zones of ``p1`` and ``p2``."""
+    """A state at the start of ``turn`` (TP ``tp``: its draw prompt, unless its stamina is
+    empty) with the zones of ``p1`` and ``p2``."""
     cfg: dict[str, object] = {"decks": list(decks), "firstPlayer": tp, **(config or {})}
     state = new_game(cfg, 0)
     state.log = []
@@ -98,12 +100,34 @@ def position(
         rest = [stock.pop() for _ in range(size - len(top))]
         state.stamina[seat] = rest + list(reversed(top))
         state.dust[seat] += stock
-    state.turn, state.tp, state.mulled = turn, tp, [0, 0]
-    state.phase = "draw"
+    state.turn, state.tp, state.mulled = turn - 1, tp, [0, 0]
     state.prompt_id = 100
     state.legal = None
+    start_turn(state)
     state.audit()
     return state
+
+
+def exchange(state: MakenState, actor: int, guarding: int | None = None) -> MakenState:
+    """Jump to the ``act`` prompt of ``actor``: in 拮抗, or with ``guarding`` guarding."""
+    state.phase = "act"
+    state.actor = actor
+    state.sit = "even" if guarding is None else "guard"
+    state.guarding = -1 if guarding is None else guarding
+    state.legal = None
+    return state
+
+
+def deck(base: str, remove: dict[str, int], add: dict[str, int]) -> dict[str, object]:
+    """A starter deck with some counts changed (kept at 50 cards)."""
+    cards = dict(DECKS[base].cards)
+    for cid, n in remove.items():
+        cards[cid] -= n
+        if not cards[cid]:
+            del cards[cid]
+    for cid, n in add.items():
+        cards[cid] = cards.get(cid, 0) + n
+    return {"character": base, "cards": cards}
 
 
 def act(state: MakenState, *texts: str) -> None:
