@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kessen.engine.action import Action
 from kessen.games.maken.cards import CARD, DECKS
@@ -24,7 +25,7 @@ class Side:
     ``data`` (6 values), ``hp``, ``hit``. ``support``: (card id, opened)."""
 
     hand: Sequence[str] = ()
-    field: Sequence[str | tuple[str, dict[str, object]]] = ()
+    field: Sequence[Any] = ()
     support: Sequence[tuple[str, bool]] = ()
     helper: Sequence[str] = ()
     lp: Sequence[str] | int = 3
@@ -65,7 +66,7 @@ def position(
         entries = []
         for item in side.field:
             cid, over = (item, {}) if isinstance(item, str) else item
-            data = list(over.get("data", CARD[cid].data))  # type: ignore[call-overload]
+            data = list(over.get("data", CARD[cid].data))
             entries.append(
                 [
                     _take(stock, state, cid),

@@ -8,12 +8,12 @@ from kessen.games.maken.cards import DECKS, check_deck
 from kessen.games.maken.config import ConfigError, parse_config
 from kessen.games.maken.game import new_game
 from kessen.games.maken.heuristic import policy
-from kessen.games.maken.state import HIT
+from kessen.games.maken.state import HIT, MakenState
 from tests.maken.build import Side, act, deck, exchange, legal, names, position
 
 
-def _damage(state: object) -> list[int]:
-    return [e.public["d"] for e in state.log if e.kind == "damage"]  # type: ignore[attr-defined]
+def _damage(state: MakenState) -> list[int]:
+    return [e.public["d"] for e in state.log if e.kind == "damage"]
 
 
 def test_M01_deck_validation() -> None:
@@ -59,7 +59,8 @@ def test_M04_draw_limits() -> None:
     act(s, "keep", "keep")
     assert legal(s) == ["draw 1", "draw 2"]
     while s.turn < 2:
-        s.apply(policy(s, s.pending.seat, s.legal_actions()))  # type: ignore[union-attr]
+        assert s.pending is not None
+        s.apply(policy(s, s.pending.seat, s.legal_actions()))
     assert legal(s) == ["draw 1", "draw 2", "draw 3"]
 
 
@@ -314,7 +315,7 @@ def test_M27_last_lp_loses() -> None:
     assert s.outcome is not None and s.outcome.winner == 0 and s.pending is None
 
 
-def _down_p2(turn: int = 5) -> object:
+def _down_p2(turn: int = 5) -> MakenState:
     s = position(Side(field=["SO03"], hand=["SO02", "SO04"]), Side(damage=8), turn=turn)
     exchange(s, 1)
     act(s, "judge")
@@ -324,14 +325,14 @@ def _down_p2(turn: int = 5) -> object:
 def test_M28_down_effects() -> None:
     """LP 3 → 2; the LP card in P2's hand; 無防備 through the next turn while 非TP."""
     s = _down_p2()
-    assert len(s.lp[1]) == 2 and len(s.hand[1]) == 1  # type: ignore[attr-defined]
-    assert s.turn == 6 and s.defenceless(1)  # type: ignore[attr-defined]
+    assert len(s.lp[1]) == 2 and len(s.hand[1]) == 1
+    assert s.turn == 6 and s.defenceless(1)
 
 
 def test_M29_downer_keeps_initiative() -> None:
     """P1 (TP) downs P2: P1 is TP again (with no down TP alternates: M20)."""
     s = _down_p2()
-    assert s.tp == 0  # type: ignore[attr-defined]
+    assert s.tp == 0
 
 
 def test_M30_non_tp_downs_by_gc() -> None:
@@ -342,7 +343,7 @@ def test_M30_non_tp_downs_by_gc() -> None:
     assert (s.turn, s.tp) == (6, 1)
 
 
-def _defenceless_p2() -> object:
+def _defenceless_p2() -> MakenState:
     s = position(
         Side(field=[("SO03", {"data": [2, 1, 1, 4, 0, 1]})], hand=["SO02"]),
         Side(hand=["GA05", "GA06", "GA01"], gauge=2),
@@ -354,19 +355,19 @@ def _defenceless_p2() -> object:
 def test_M31_defenceless_options() -> None:
     """A 無防備 非TP: only RV cards for action 1, no guard, judge allowed."""
     s = _defenceless_p2()
-    assert legal(s) == ["attack ga05", "attack ga06", "judge"]  # type: ignore[arg-type]
+    assert legal(s) == ["attack ga05", "attack ga06", "judge"]
 
 
 def test_M32_reversal() -> None:
     """RV with GA05: 無防備 ends at step 7; P2 may later guard; a NORMAL hit gives no bonus."""
     s = _defenceless_p2()
-    act(s, "attack ga05")  # type: ignore[arg-type]
-    assert not s.defenceless(1)  # type: ignore[attr-defined]
-    assert [e.public["rv"] for e in s.log if e.kind == "bet"] == [True]  # type: ignore[attr-defined]
-    act(s, "attack so02")  # type: ignore[arg-type]
-    assert "guard" in legal(s)  # type: ignore[arg-type]
-    act(s, "judge")  # type: ignore[arg-type]
-    assert s.phase != "bonus" and _damage(s) == [2]  # type: ignore[attr-defined]
+    act(s, "attack ga05")
+    assert not s.defenceless(1)
+    assert [e.public["rv"] for e in s.log if e.kind == "bet"] == [True]
+    act(s, "attack so02")
+    assert "guard" in legal(s)
+    act(s, "judge")
+    assert s.phase != "bonus" and _damage(s) == [2]
 
 
 def test_M33_rv_labels_when_not_defenceless() -> None:
@@ -381,5 +382,5 @@ def test_M33_rv_labels_when_not_defenceless() -> None:
 def test_M34_defenceless_expires() -> None:
     """P2 downed in turn t: not 無防備 in turn t + 2."""
     s = _down_p2()
-    act(s, "draw 1", "end", "fb so02", "judge", "decline")  # type: ignore[arg-type]
-    assert s.turn == 7 and not s.defenceless(1)  # type: ignore[attr-defined]
+    act(s, "draw 1", "end", "fb so02", "judge", "decline")
+    assert s.turn == 7 and not s.defenceless(1)
