@@ -193,7 +193,11 @@ def test_resampled_worlds_keep_the_view() -> None:
             world = world_from_view(view, chooser.randrange(2**32))
             world.audit()
             rebuilt = world.view(seat)
-            assert {**rebuilt, "log": []} == {**view, "log": []}
+            assert {**rebuilt, "log": [], "first_player": None} == {
+                **view,
+                "log": [],
+                "first_player": None,
+            }
             assert world.legal_actions() == state.legal_actions() or seat != view["pending"]["seat"]
         legal = state.legal_actions()
         state.apply(legal[chooser.randrange(len(legal))])

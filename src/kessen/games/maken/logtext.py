@@ -95,10 +95,11 @@ def _down(w: _Words, e: Entry) -> str:
         "gauge": ("ゲージへ", "to the gauge"),
     }[str(e.get("to", "hand"))]
     name = w.card(card) if card else w.say("LP札", "an LP card")
+    name_en = name if card else "an LP card"
     if w.ja:
         return f"{w.who(e['seat'])}は{cause}ダウンした。{name}が{where[0]}（残りLP {e['lp']}）。"
     return (
-        f"{w.who(e['seat'])} is downed{cause}; {lower_first(name)} goes {where[1]} "
+        f"{w.who(e['seat'])} is downed{cause}; {name_en} goes {where[1]} "
         f"(LP {e['lp']} left)."
     )
 

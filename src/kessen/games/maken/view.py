@@ -153,6 +153,7 @@ def view(state: MakenState, viewer: int | None, lang: str, everything: bool) -> 
             "prompt_id": state.prompt_id,
             "legal": [str(a) for a in state.legal_actions()] if shows else None,
         }
+    first = next((e.public["tp"] for e in state.log if e.kind == "setup"), None)
     outcome = None
     if state.result is not None:
         outcome = {"winner": state.result[0], "reason": state.result[1]}
@@ -162,6 +163,7 @@ def view(state: MakenState, viewer: int | None, lang: str, everything: bool) -> 
         "config": state.config,
         "turn": state.turn,
         "tp": state.tp,
+        "first_player": first,
         "phase": state.phase,
         "prompt_id": state.prompt_id,
         "situation": {
