@@ -11,6 +11,7 @@ as it resolves: the RESOLVE lane must show link k before link k-1, one step at a
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from playwright.sync_api import Error as PlaywrightError
 
 from kessen.server.app import Hub, create_app
 from kessen.server.run import free_port
@@ -35,14 +37,17 @@ const watch = () => {
   const lane = document.querySelector('#lane');
   if (!lane) { requestAnimationFrame(watch); return; }
   new MutationObserver(() => {
-    if (!lane.dataset.playback) return;
+    const index = lane.dataset.playback;
+    if (!index) return;
     const links = Array.from(document.querySelectorAll('#lane-resolve .lane-link'),
       (e) => Number(e.dataset.link));
     const last = window.__frames[window.__frames.length - 1];
-    if (!last || last.links.join() !== links.join()) {
-      window.__frames.push({ links, t: performance.now(), struck: Array.from(
-        document.querySelectorAll('#lane-resolve .lane-link.negated'), (e) => Number(e.dataset.link)) });
-    }
+    if (last && last.index === index && last.links.join() === links.join()) return;
+    window.__frames.push({
+      index, links, t: performance.now(),
+      struck: Array.from(document.querySelectorAll('#lane-resolve .lane-link.negated'),
+        (e) => Number(e.dataset.link)),
+      record: index === '0' ? window.kobo.view.resolution : null });
   }).observe(lane, { subtree: true, childList: true, attributes: true });
 };
 watch();
@@ -54,7 +59,8 @@ READ_PREVIEW = """() => {
   if (!el || el.offsetParent === null) return null;
   const d = el.dataset;
   return { links: Number(d.links), now: [Number(d.nowAttack), Number(d.nowDefence)],
-           result: [d.attack === '' ? null : Number(d.attack), d.defence === '' ? null : Number(d.defence)],
+           result: [d.attack === '' ? null : Number(d.attack),
+                    d.defence === '' ? null : Number(d.defence)],
            outcome: d.outcome, text: el.innerText,
            chips: Array.from(el.querySelectorAll('.kb-chip'), (c) => c.innerText) };
 }"""
@@ -184,6 +190,19 @@ def _check_reasons(page: Any, truth: dict[str, Any], legal: list[str]) -> int:
     return unusable
 
 
+def _playbacks(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The playbacks of two links or more in the lane's recorded frames, with their records."""
+    found: list[dict[str, Any]] = []
+    for frame in frames:
+        if frame["index"] == "0" and frame["record"] is not None:
+            found.append({"frames": [], "record": frame["record"]})
+        if found:
+            found[-1]["frames"].append(frame)
+    for seen in found:
+        seen["order"] = [link["link"] for link in seen["record"]["links"]]
+    return [seen for seen in found if len(seen["order"]) >= 2]
+
+
 def _choose(options: list[str], prompt: str) -> str:
     """Sensible clicks that make chains: use a card in a chain, attack rather than pass."""
     if prompt == "chain":
@@ -213,9 +232,12 @@ def _read_by_hover(page: Any, session: Session) -> None:
     )
     page.wait_for_timeout(400)
     info = page.inner_text("#cardinfo-body")
-    name = page.evaluate("(s) => window.kobo.view.players[0].tactics_hand.cards"
-                         ".concat(window.kobo.view.players[0].hand.cards || [])"
-                         ".find((c) => c.slug === s).name", slug)
+    name = page.evaluate(
+        "(s) => window.kobo.view.players[0].tactics_hand.cards"
+        ".concat(window.kobo.view.players[0].hand.cards || [])"
+        ".find((c) => c.slug === s).name",
+        slug,
+    )
     assert name in info
     assert page.evaluate("window.kobo.awaiting") is None
     assert (page.evaluate("document.body.dataset.promptId"), len(session.states)) == before
@@ -226,16 +248,14 @@ def _read_by_hover(page: Any, session: Session) -> None:
 def test_numbers_resolution_reading_and_reasons(tall: Any, served: tuple[str, Hub]) -> None:
     page = tall
     hub = served[1]
-    page.evaluate(
-        "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'fast'}))"
-    )
+    page.evaluate("localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'fast'}))")
     page.reload()
     start_match(page, "vs_com", seed=SEED)
     session = _session(page, hub)
     driver = Driver(page)
     previews = longest = reasons = 0
     watched: list[dict[str, Any]] = []
-    hovered = shot_preview = shot_reasons = False
+    hovered = shot_preview = shot_reasons = shot_resolution = False
     for _ in range(220):
         state = driver.wait_ready(timeout=30_000)
         if state.startswith("overlay"):
@@ -268,21 +288,38 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: tuple[str, Hu
             assert warning["text"] in page.inner_text("#ops")
         before = len(page.evaluate("window.__frames"))
         driver.click(_choose(options, now["prompt"]))
-        # A chain of two links or more that just closed plays back: watch it to the end.
-        if page.evaluate("!!document.querySelector('#kb-playback')"):
-            if not watched and page.evaluate("window.kobo.view.resolution.links.length") >= 2:
-                print(page.evaluate("JSON.stringify([document.querySelector('#kb-playback').dataset, window.kobo.view.resolution, window.__frames])"))
-                page.screenshot(path="/tmp/dbg.png")
-                page.wait_for_selector('#kb-playback[data-index="2"]')
+        # A chain that just closed plays back: let it end, keep what the lane showed.
+        if not shot_resolution and page.evaluate("!!document.querySelector('#kb-playback')"):
+            try:
+                page.wait_for_selector('#kb-playback[data-step="link"]', timeout=3000)
                 page.screenshot(path=f"{SHOTS}/board_ux_resolution.png")
-            page.wait_for_function("() => !document.querySelector('#kb-playback')", timeout=20_000)
-            frames = page.evaluate("window.__frames")[before:]
-            record = page.evaluate("window.kobo.view.resolution")
-            order = [link["link"] for link in record["links"]]
-            if len(order) >= 2:
-                watched.append({"frames": frames, "order": order, "record": record})
-        if previews >= 8 and longest >= 2 and watched and hovered and shot_reasons:
+                shot_resolution = True
+            except PlaywrightError:
+                pass  # a short playback already over: the next one is shot
+        page.wait_for_function("() => !document.querySelector('#kb-playback')", timeout=30_000)
+        watched.extend(_playbacks(page.evaluate("window.__frames")[before:]))
+        if (
+            previews >= 8
+            and longest >= 2
+            and watched
+            and hovered
+            and shot_reasons
+            and shot_resolution
+        ):
             break
+
+    # In English: the board's words, glyphs and the strip follow the language, without 「」.
+    page.click('#topbar [data-lang="en"]')
+    page.wait_for_function("() => window.kobo.view && window.kobo.view.lang === 'en'")
+    settle(page)
+    page.wait_for_timeout(300)
+    words = page.inner_text("#board") + page.inner_text("#ops") + page.inner_text("#lane")
+    assert "「" not in words and "」" not in words
+    glyphs = page.evaluate(
+        "Array.from(document.querySelectorAll('#board .card-icon'), e => e.innerText)"
+    )
+    assert glyphs and not {"展", "罠", "戦", "兵"} & set(glyphs), glyphs
+    page.screenshot(path=f"{SHOTS}/board_ux_english.png")
 
     assert hovered
     assert previews >= 8, previews
@@ -293,12 +330,17 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: tuple[str, Hu
     for seen in watched:
         frames, order = seen["frames"], seen["order"]
         # The lane grows one link at a time, last-activated first: link k before link k-1.
-        steps = [f["links"] for f in frames if f["links"]]
+        assert order == sorted(order, reverse=True)
+        steps: list[list[int]] = []
+        for f in frames:  # the result frame shows the same links as the last link's
+            if not steps or steps[-1] != f["links"]:
+                steps.append(f["links"])
         prefixes = [order[: i + 1] for i in range(len(order))]
-        assert [s for s in steps if s in prefixes] == prefixes, (steps, order)
-        times = {tuple(f["links"]): f["t"] for f in frames}
-        for a, b in zip(prefixes, prefixes[1:], strict=False):
+        assert [x for x in steps if x] == prefixes, (steps, order)
+        times: dict[tuple[int, ...], float] = {}
+        for f in frames:
+            times.setdefault(tuple(f["links"]), f["t"])
+        for a, b in itertools.pairwise(prefixes):
             assert times[tuple(b)] - times[tuple(a)] >= 300, "the links were not stepped"
         negated = [link["link"] for link in seen["record"]["links"] if link["negated"]]
-        full = next(f for f in frames if f["links"] == order)
-        assert full["struck"] == negated
+        assert frames[-1]["struck"] == negated

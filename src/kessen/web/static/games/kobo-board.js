@@ -6,7 +6,7 @@ import { t } from './kobo-strings.js';
 import { $, h, put } from '../shell/dom.js';
 import { infoable } from '../shell/info.js';
 import { renderLane } from '../shell/lane.js';
-import { isSpectator, me, seatLabel, seatName, whoseOf } from '../shell/seats.js';
+import { isSpectator, levelName, me, seatLabel, seatName, whoseOf } from '../shell/seats.js';
 import { S } from '../shell/state.js';
 
 export const KIND_ORDER = ['character', 'deploy', 'trap', 'tactic'];
@@ -274,7 +274,7 @@ export function renderPiles(v, seat) {
   const back = (n) => (n > 0 ? cardEl(null, { size: 'xs' }) : h('div', { class: 'card empty size-xs' }));
   const mine = seat === me();
   const head = h('div', { class: `side-head ${mine ? 'mine' : 'theirs'}` },
-    h('span', { class: 'side-name', text: seatLabel(seat), title: v.session.com[String(seat)] ? `COM: ${v.session.com[String(seat)]}` : null }),
+    h('span', { class: 'side-name', text: seatLabel(seat), title: v.session.com[String(seat)] ? `COM: ${levelName(v.session.com[String(seat)])}` : null }),
     h('span', { class: 'side-deck muted', text: p.deck.name }),
     h('span', { class: `side-pass${p.passes >= 2 ? ' warn' : ''}`, text: t('passes', { n: p.passes }) }),
     h('span', { class: 'side-rem muted', text: t('remaining', { n: p.remaining }) }),

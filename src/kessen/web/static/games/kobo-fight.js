@@ -121,6 +121,7 @@ export function renderFight(v) {
   const strip = run ? frameStrip(run) : (previewStrip(v) || lastResultStrip(v));
   put(box, strip);
   box.hidden = !strip;
+  $('#center').classList.toggle('has-fight', !!strip);
 }
 
 /* ---------------------------------------------------------------- stepped resolution */
@@ -190,7 +191,7 @@ function score(players, res, state) {
 
 /** The frames of a playback: the declaration, one per link (last first), the result. */
 function buildFrames(res, pre) {
-  const base = pre ? clone(pre) : null;
+  const base = pre ? { ...clone(pre), pending: null, why_not: null, priority: null } : null;
   const chain = base ? base.chain : [];
   const players = base ? base.players : null;
   const state = {
@@ -203,7 +204,7 @@ function buildFrames(res, pre) {
     frames.push({ shown, score: players ? score(players, res, state) : null, ...extra });
   };
   const links = res.links.map((l) => linkOf(l, chain));
-  snap({ step: 'start', chain: links.slice().reverse(), resolved: [], texts: [t('fx_start')], touched: [] });
+  if (links.length) snap({ step: 'start', chain: links.slice().reverse(), resolved: [], texts: [t('fx_start')], touched: [] });
   res.links.forEach((l, i) => {
     if (players) sweep(players);
     const touched = players && !l.negated ? applyEffects(players, l.effects, state) : [];
@@ -255,7 +256,7 @@ export function maybePlay(prev, view) {
   if (played.has(key)) return false;
   played.add(key);
   const fresh = prev && prev.session.id === sid;
-  if (!fresh || !res.links.length || paceMs() <= 0) return false;
+  if (!fresh || !(res.links.length || res.game_end) || paceMs() <= 0) return false;
   finish();
   const frames = buildFrames(res, preOf(prev, view, res));
   P.run = { key, frames, index: 0, timer: null, onEnd: [], gameEnd: !!res.game_end };
@@ -319,7 +320,7 @@ export function currentFrame() {
 
 function frameStrip(run) {
   const f = run.frames[run.index];
-  const n = run.frames.length - 2;
+  const n = run.frames.length - 2; // the links (the frames less the start and the result)
   const head = f.step === 'link'
     ? h('div', { class: 'kb-step-head' },
       h('span', { class: 'kb-step-no', text: t('fx_link', { n: f.link.link }) }),

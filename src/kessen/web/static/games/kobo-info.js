@@ -114,7 +114,7 @@ function cardInfo(card, info) {
   if (card.attacking) badges.push(h('span', { class: 'badge atk', text: t('attacking') }));
   if (card.target) badges.push(h('span', { class: 'badge tgt', text: t('targeted') }));
   return [
-    h('div', { class: 'info-card' }, cardEl({ ...card, face: 'up', attacking: false, target: false }, { size: 'm' })),
+    h('div', { class: 'info-card' }, cardEl({ ...card, name: d.name || card.name, face: 'up', attacking: false, target: false }, { size: 'm' })),
     h('div', { class: 'info-main' },
       h('div', { class: 'info-name', text: d.name || card.name || card.slug }),
       h('div', { class: 'info-kind' }, h('span', { class: `kind-dot kind-${kind}` }), d.kind_label || kind, ...badges),

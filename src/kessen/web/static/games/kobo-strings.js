@@ -65,9 +65,9 @@ const STRINGS = {
     fx_negated: '無効にされたため効果なし', fx_none: '効果なし', fx_game_end: 'ゲーム終了', fx_done: '解決終了',
     fx_link: '連鎖{n}', fx_resolving: '連鎖の解決（{n}枚）', fx_result: '攻撃結果', fx_skip: 'スキップ',
     fx_banner: '攻防を解決しています…', fx_ops: '連鎖の解決を再生しています。終わると次の選択が表示されます。',
-    why_no_chain: '攻防の連鎖中のみ', why_timing_defending: '防御時のみ', why_timing_attacking: '攻撃時のみ',
-    why_no_link: '無効にする連鎖なし', why_no_target: '対象がいない', why_strategy_full: '作戦エリアが満杯',
-    why_no_priority: '相手が応答中', why_busy: '別の選択中', why_not_your_turn: '相手の番', why_lv_cap: '合計Lvが多すぎる',
+    why_no_chain: '連鎖中のみ', why_timing_defending: '防御時のみ', why_timing_attacking: '攻撃時のみ',
+    why_no_link: '無効にする連鎖なし', why_no_target: '対象がいない', why_strategy_full: '作戦エリア満杯',
+    why_no_priority: '相手の応答中', why_busy: '別の選択中', why_not_your_turn: '相手の番', why_lv_cap: '合計Lvが多すぎる',
     why_label: '今は使えない理由：', slot_named: '{n}「{name}」', list_sep: ' ', where_log: 'ログ',
   },
   en: {
