@@ -20,6 +20,7 @@ import argparse
 import json
 import math
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -200,6 +201,9 @@ def pairing(a: str, b: str, games: int, options: dict[str, Any], start: int = 0)
             fired[key] += counts[key] > 0
             total[key] += counts[key]
         sums.update(extra)
+        done = k - start + 1
+        if done % 10 == 0:
+            print(f"{done}/{games}: {a} won {a_wins}, first player {firsts}", file=sys.stderr)
     turns.sort()
     n = games
     return {
