@@ -11,23 +11,29 @@ as it resolves: the RESOLVE lane must show link k before link k-1, one step at a
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 from playwright.sync_api import Error as PlaywrightError
 
+from kessen.games.kobo.state import KoboState
 from kessen.server.app import Hub, create_app
 from kessen.server.run import free_port
 from kessen.server.session import Session
+from tests.kobo.harness import fixed_order_match, play
 from tests.web.conftest import VIEWPORT
 from tests.web.driver import Driver, settle, start_match
 
 SEED = 7
+Served = tuple[str, Hub, Callable[[KoboState], tuple[str, str]]]
 SHOTS = "/tmp"
 
 # Every change of the lane during a playback, with the time it was seen.
@@ -82,9 +88,17 @@ READ_CARDS = """(seat) => {
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[tuple[str, Hub]]:
-    """A server (COM pace 0) whose sessions the test can read."""
+def served() -> Iterator[tuple[str, Hub, Callable[[KoboState], tuple[str, str]]]]:
+    """A server (COM pace 0) whose sessions the test can read, and a loader of positions."""
     app = create_app(pace=0.0)
+    hub: Hub = app.state.hub
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    @app.get("/__test__/loop")
+    async def _loop() -> dict[str, bool]:
+        loops.append(asyncio.get_running_loop())
+        return {"ok": True}
+
     port = free_port(0)
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
@@ -95,15 +109,28 @@ def served() -> Iterator[tuple[str, Hub]]:
     while not server.started:
         assert time.monotonic() < deadline, "server did not start"
         time.sleep(0.02)
+    url = f"http://127.0.0.1:{port}"
+    httpx.get(f"{url}/__test__/loop", timeout=5)
+
+    async def _register(session: Session) -> None:
+        hub.add(session)
+
+    def load(state: KoboState) -> tuple[str, str]:
+        session = Session(f"ux{len(hub.sessions)}", "kobo", {}, 0, "vs_com", {1: "random"}, 0)
+        session.states.append(state)
+        token = session.new_token(0)
+        asyncio.run_coroutine_threadsafe(_register(session), loops[0]).result(5)
+        return session.id, token
+
     try:
-        yield f"http://127.0.0.1:{port}", app.state.hub
+        yield url, hub, load
     finally:
         server.should_exit = True
         thread.join(timeout=10)
 
 
 @pytest.fixture()
-def tall(browser: Any, served: tuple[str, Hub]) -> Iterator[Any]:
+def tall(browser: Any, served: Served) -> Iterator[Any]:
     """A page at 1280×800 with the lane recorder; fails on any JavaScript error."""
     ctx = browser.new_context(viewport={**VIEWPORT, "height": 800}, locale="ja-JP")
     ctx.add_init_script(RECORDER)
@@ -245,7 +272,7 @@ def _read_by_hover(page: Any, session: Session) -> None:
     page.mouse.move(5, 5)
 
 
-def test_numbers_resolution_reading_and_reasons(tall: Any, served: tuple[str, Hub]) -> None:
+def test_numbers_resolution_reading_and_reasons(tall: Any, served: Served) -> None:
     page = tall
     hub = served[1]
     page.evaluate("localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'fast'}))")
@@ -344,3 +371,38 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: tuple[str, Hu
             assert times[tuple(b)] - times[tuple(a)] >= 300, "the links were not stepped"
         negated = [link["link"] for link in seen["record"]["links"] if link["negated"]]
         assert frames[-1]["struck"] == negated
+
+
+def test_the_standby_warns_before_traps_take_the_tactics_slots(tall: Any, served: Served) -> None:
+    """Seat 0 sets trap after trap in its standby; from the fourth one the panel warns, in the
+    engine's words, that the tactics will lack strategy slots."""
+    traps = ["unhealing-wound", "decoy", "thorn-armor", "steadfast", "counter-seal"]
+    main0 = ["white-fox-miko", *traps, "spear-ashigaru"]
+    main1 = ["crimson-cavalier", "great-tengu", "shadow-shinobi"] * 3
+    tactics = ["power-surge", "weaken", "hinder", "total-war", "swift-step"]
+    state = fixed_order_match((main0, main1), (tactics, tactics))
+    play(state, "pick white-fox-miko", "slot 1")
+    _url, hub, load = served
+    game_id, token = load(state)
+    stored = json.dumps({"id": game_id, "token": token, "seat": 0, "cfg": {"mode": "vs_com"}})
+    tall.evaluate(f"localStorage.setItem('kobo.game', {json.dumps(stored)})")
+    tall.reload()
+    driver = Driver(tall)
+    warned = 0
+    for n, trap in enumerate(traps[:4]):
+        driver.wait_ready()
+        driver.click(f"pick {trap}")
+        driver.wait_ready()
+        settle(tall)
+        truth = hub.sessions[game_id].live.view(0, "ja")["pending"]["context"].get("warning")
+        shown = tall.query_selector("#ops .ops-warning")
+        if truth is None:
+            assert shown is None
+        else:
+            assert shown is not None and shown.is_visible()
+            assert shown.inner_text() == truth["text"]
+            warned += 1
+            if warned == 1:
+                tall.screenshot(path=f"{SHOTS}/board_ux_warning.png")
+        driver.click(f"slot {n + 2}")
+    assert warned >= 1
