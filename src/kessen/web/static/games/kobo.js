@@ -157,11 +157,15 @@ function rulesetOfView() {
   return (S.view && S.view.ruleset) || 'kobo';
 }
 
-/** What CARD INFORMATION shows for the element under the pointer: a board card, a lane link
- *  or a log entry that names a card (never an action). */
+/** What CARD INFORMATION shows for the element under the pointer: a card on the board, in a
+ *  hand or in the lane, or a log entry that names a card (never an action). */
 function readable(target) {
+  if (target.closest('#cardinfo')) return null; // what CARD INFORMATION shows stays put under the pointer
   const el = target.closest('.infoable');
-  if (el && S.infoMap.has(el)) return S.infoMap.get(el);
+  if (el && S.infoMap.has(el)) {
+    const info = S.infoMap.get(el);
+    return info.type === 'card' ? info : null; // piles open their lists on a click only
+  }
   const entry = target.closest('#log li.entry');
   const e = entry && S.view ? S.view.log[Number(entry.dataset.index)] : null;
   const slug = e && typeof e.card === 'string' ? e.card : null;
