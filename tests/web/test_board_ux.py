@@ -30,7 +30,7 @@ from kessen.server.run import free_port
 from kessen.server.session import Session
 from tests.kobo.harness import fixed_order_match, play
 from tests.web.conftest import VIEWPORT
-from tests.web.driver import Driver, settle, start_match
+from tests.web.driver import Driver, prompt_id, settle, start_match
 
 SEED = 7
 Served = tuple[str, Hub, Callable[[KoboState], tuple[str, str]]]
@@ -129,20 +129,41 @@ def served() -> Iterator[tuple[str, Hub, Callable[[KoboState], tuple[str, str]]]
         thread.join(timeout=10)
 
 
-@pytest.fixture()
-def tall(browser: Any, served: Served) -> Iterator[Any]:
-    """A page at 1280×800 with the lane recorder; fails on any JavaScript error."""
-    ctx = browser.new_context(viewport={**VIEWPORT, "height": 800}, locale="ja-JP")
+def _open(browser: Any, url: str, touch: bool) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={**VIEWPORT, "height": 800}, locale="ja-JP", has_touch=touch)
     ctx.add_init_script(RECORDER)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.set_default_timeout(20_000)
-    page.goto(served[0])
+    page.goto(url)
     yield page
     ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture()
+def tall(browser: Any, served: Served) -> Iterator[Any]:
+    """A page at 1280×800 with the lane recorder; fails on any JavaScript error."""
+    yield from _open(browser, served[0], touch=False)
+
+
+@pytest.fixture()
+def touch(browser: Any, served: Served) -> Iterator[Any]:
+    """The same page on a touch screen."""
+    yield from _open(browser, served[0], touch=True)
+
+
+def _long_press(page: Any, selector: str) -> None:
+    """Hold a finger on the element for 0.8 s, then lift it (Chrome's own touch events)."""
+    box = page.locator(selector).first.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    page.wait_for_timeout(800)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_timeout(400)
 
 
 def _session(page: Any, hub: Hub) -> Session:
@@ -373,9 +394,11 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: Served) -> No
         assert frames[-1]["struck"] == negated
 
 
-def test_the_standby_warns_before_traps_take_the_tactics_slots(tall: Any, served: Served) -> None:
-    """Seat 0 sets trap after trap in its standby; from the fourth one the panel warns, in the
-    engine's words, that the tactics will lack strategy slots."""
+def test_the_standby_warns_before_traps_take_the_tactics_slots(touch: Any, served: Served) -> None:
+    """On a touch screen, a long press on a hand card the standby offers reads it without
+    choosing it; then seat 0 sets trap after trap, and from the fourth one the panel warns, in
+    the engine's words, that the tactics will lack strategy slots."""
+    tall = touch
     traps = ["unhealing-wound", "decoy", "thorn-armor", "steadfast", "counter-seal"]
     main0 = ["white-fox-miko", *traps, "spear-ashigaru"]
     main1 = ["crimson-cavalier", "great-tengu", "shadow-shinobi"] * 3
@@ -388,6 +411,15 @@ def test_the_standby_warns_before_traps_take_the_tactics_slots(tall: Any, served
     tall.evaluate(f"localStorage.setItem('kobo.game', {json.dumps(stored)})")
     tall.reload()
     driver = Driver(tall)
+    driver.wait_ready()
+    before = (prompt_id(tall), len(hub.sessions[game_id].states))
+    glowing = '#board .hand-card.selectable[data-slug="decoy"]'
+    _long_press(tall, glowing)
+    assert tall.inner_text("#cardinfo-body .info-name") == tall.evaluate(
+        "window.kobo.view.players[0].hand.cards.find((c) => c.slug === 'decoy').name"
+    )
+    assert (prompt_id(tall), len(hub.sessions[game_id].states)) == before
+    assert tall.evaluate("window.kobo.awaiting") is None
     warned = 0
     for n, trap in enumerate(traps[:4]):
         driver.wait_ready()

@@ -244,14 +244,16 @@ function recordKey(view, res) {
   return `${view.match.results.length}:${res.log_index}:${res.links.map((l) => l.slug).join(',')}`;
 }
 
-/** A new live view: start the playback of a chain that just closed (once per record). A view
- *  of a session seen for the first time plays nothing (a reload does not replay the past). */
+/** A new live view: start the playback of a chain that just closed (once per record), in a
+ *  match against COM (COM vs COM runs at the server's pace, the spectator's board follows it).
+ *  A view of a session seen for the first time plays nothing (a reload does not replay the
+ *  past). */
 export function maybePlay(prev, view) {
   const res = view.resolution;
   const sid = view.session.id;
   if (!P.played.has(sid)) P.played.set(sid, new Set());
   const played = P.played.get(sid);
-  if (!res || S.replay || !view.history.live) return false;
+  if (!res || S.replay || !view.history.live || view.session.mode !== 'vs_com') return false;
   const key = recordKey(view, res);
   if (played.has(key)) return false;
   played.add(key);

@@ -66,6 +66,8 @@ function detectEnd(prev, view) {
     if (P.run) finish();
     return;
   }
+  // An undo (the step goes back) or another session ends a playback at once.
+  if (P.run && (!prev || prev.session.id !== view.session.id || view.history.step < prev.history.step)) finish();
   maybePlay(prev, view);
   const sameGame = prev && prev.session.id === view.session.id && prev.history.live;
   if (view.match.over) {
