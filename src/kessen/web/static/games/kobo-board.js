@@ -181,6 +181,17 @@ export function shortWhy(why) {
   return t.has(key) ? t(key) : why.text;
 }
 
+/** On a participant of the open exchange, the Lv it would have at the result when the chain
+ *  changes it (the engine's preview), or that it would retreat. */
+function projected(v, seat, slot) {
+  const pv = v.exchange && v.exchange.preview;
+  if (!pv || !pv.exact) return null;
+  const part = [...(pv.attackers || []), pv.target].find((p) => p && p.seat === seat && p.slot === slot);
+  if (!part || part.lv === part.lv_now) return null;
+  const text = part.lv == null ? t('fx_out') : `→Lv${part.lv}`;
+  return h('div', { class: `kb-proj${part.lv == null ? ' out' : part.lv > part.lv_now ? ' up' : ' down'}`, title: t('if_resolved'), text });
+}
+
 export function renderSide(v, seat, pos, keys) {
   const p = v.players[seat];
   const mine = seat === me();
@@ -203,6 +214,8 @@ export function renderSide(v, seat, pos, keys) {
       if (c.target) tags.push(h('span', { class: 'tag tgt', text: t('targeted') }));
       if (declaring.includes(n)) tags.push(h('span', { class: 'tag atk', text: t('chosen') }));
       if (tags.length) slot.append(h('div', { class: 'tags' }, tags));
+      const proj = projected(v, seat, n);
+      if (proj) slot.append(proj);
       const why = whyNot(v, mine ? 'battle' : 'target', 'slot', n);
       markWhy(slot, why);
       infoable(slot, { type: 'card', card: c, seat, zone: 'battle', slot: n, why });
