@@ -27,7 +27,7 @@ export function renderWhy(v) {
   }
   const kids = [
     h('div', { class: `why-who ${w.seat === me() ? 'mine' : 'theirs'}`, text: `${seatName(w.seat)} · ${levelName(w.level, true)}`, title: levelName(w.level) }),
-    h('div', { class: 'why-action', title: `${t('why_chose')}: ${w.action}` },
+    h('div', { class: 'why-action', title: `${t('why_chose')}: ${anyActionText(w.action, w.prompt, rulesetOf(v))}` },
       h('span', { class: 'muted', text: `${promptLabel(w.prompt, rulesetOf(v))} → ` }),
       h('strong', { text: anyActionText(w.action, w.prompt, rulesetOf(v)) })),
   ];
@@ -38,7 +38,7 @@ export function renderWhy(v) {
     const scale = (x) => (typeof x !== 'number' ? 0 : signed ? (x + 1) / 2 : x);
     kids.push(h('ol', { class: 'why-cands' }, cands.map((c) => h('li', {
       class: `why-cand${c.action === w.action ? ' chosen' : ''}`,
-      title: `${c.action} — ${t('why_visits')} ${c.visits ?? '–'} · ${t('why_value')} ${c.value ?? '–'}`,
+      title: `${anyActionText(c.action, w.prompt, rulesetOf(v))} — ${t('why_visits')} ${c.visits ?? '–'} · ${t('why_value')} ${c.value ?? '–'}`,
     },
     h('span', { class: 'why-label', text: anyActionText(c.action, w.prompt, rulesetOf(v)) }),
     h('span', { class: 'why-bars' },
