@@ -24,6 +24,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import Error as PlaywrightError
 
+from kessen.engine import registry
 from kessen.games.kobo.state import KoboState
 from kessen.server.app import Hub, create_app
 from kessen.server.run import free_port
@@ -58,6 +59,13 @@ const watch = () => {
 };
 watch();
 """
+
+# Every tooltip and label of the page.
+TOOLTIPS = """() => {
+  const names = ['title', 'aria-label', 'aria-description'];
+  return Array.from(document.querySelectorAll(names.map((a) => `[${a}]`).join(', ')),
+    (e) => names.map((a) => e.getAttribute(a) || '').join(' '));
+}"""
 
 # The page's exchange strip, as numbers and texts.
 READ_PREVIEW = """() => {
@@ -368,6 +376,10 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: Served) -> No
     )
     assert glyphs and not {"展", "罠", "戦", "兵"} & set(glyphs), glyphs
     page.screenshot(path=f"{SHOTS}/board_ux_english.png")
+    # No tooltip or label anywhere names a card by its id (e.g. `take mass-jamming`).
+    slugs = [s for s in registry.get("kobo").catalog("en")["cards"] if "-" in s]
+    labels = " ".join(page.evaluate(TOOLTIPS))
+    assert labels and not [s for s in slugs if s in labels], labels
 
     assert hovered
     assert previews >= 8, previews
