@@ -34,7 +34,7 @@ function render(v) {
   const bottom = me();
   const top = 1 - bottom;
   const keys = new Map();
-  renderTopbar(v);
+  renderTopbar(shown);
   put($('#side-top'), ...renderSide(shown, top, 'top', keys));
   put($('#side-bottom'), ...renderSide(shown, bottom, 'bottom', keys));
   put($('#piles-top'), ...renderPiles(shown, top));
