@@ -4,6 +4,10 @@ A ruleset describes each kind of frame by a step function (run it: push or pop f
 return the prompt ``(seat, kind)`` that needs an answer) and, for frames that ask, a pair of
 functions listing the legal answers and applying one. The machine is the same for every
 ruleset; the state only needs ``stack``, ``prompt``, ``prompt_id`` and a ``legal`` cache.
+
+A ruleset may also give a ``check``: a function run before every step (a *check timing*: rule
+processes, pending triggers). It may change the state and push frames; the machine then runs
+the new top frame.
 """
 
 from __future__ import annotations
@@ -44,18 +48,25 @@ class FrameMachine(Generic[S]):
         self,
         steps: Mapping[str, StepFn[S]],
         decisions: Mapping[str, tuple[LegalFn[S], ApplyFn[S]]],
+        check: Callable[[S], None] | None = None,
     ) -> None:
         missing = set(decisions) - set(steps)
         if missing:
             raise ValueError(f"decisions without a step: {sorted(missing)}")
         self._steps = dict(steps)
         self._decisions = dict(decisions)
+        self._check = check
 
     def advance(self, state: S) -> None:
         """Run frames until one needs a decision (or nothing is left: the game is over)."""
         stack = state.stack
         steps = self._steps
+        check = self._check
         while stack:
+            if check is not None:
+                check(state)
+                if not stack:
+                    break
             frame = stack[-1]
             prompt = steps[frame[0]](state, frame)
             if prompt is not None:
