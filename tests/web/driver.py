@@ -166,3 +166,173 @@ def play_first_options(driver: Driver, until: str, limit: int = 200) -> None:
         choice = next((o for o in options if o != "pass"), options[0])
         driver.click(choice)
     raise AssertionError(f"condition never held: {until}")
+
+
+# --- every screen size: whole games by touch or click ------------------------------------
+
+SIZES = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+    "laptop": {"viewport": {"width": 1280, "height": 800}},
+    "desktop": {"viewport": {"width": 1600, "height": 1000}},
+}
+"""The screen sizes the page must be usable at (a phone with touch, and two desktops)."""
+
+# TWGP: verbs that move a game on toward its end, most wanted first (the rest: the first).
+_TWGP_PREFERENCE = (
+    "direct", "assault", "charge-drive", "power-drive", "setup", "attach", "battle",
+    "counter-drive", "accept", "full-charge", "end", "done",
+)
+
+_READY_ANY = """() => {
+  const o = document.querySelector('#overlay');
+  if (o && !o.hidden) return 'overlay:' + (o.dataset.kind || '');
+  if (document.querySelector('#ops .confirm')) return 'confirm';
+  if (document.body.dataset.myTurn === '1'
+      && document.querySelector('#ops button.act:not([disabled])')) return 'act';
+  return false;
+}"""
+
+
+def shots_dir() -> Path:
+    """Where the size tests keep their screenshots: ``$KESSEN_SHOTS``, else a folder of the
+    system's temporary directory (never the repository)."""
+    import os
+    import tempfile
+
+    path = Path(os.environ.get("KESSEN_SHOTS") or Path(tempfile.gettempdir()) / "kessen-shots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+_SHOWN_POINT = """sel => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  el.scrollIntoView({ block: 'center', inline: 'nearest' });
+  const r = el.getBoundingClientRect();
+  for (const fy of [0.15, 0.5, 0.85]) for (const fx of [0.15, 0.5, 0.85]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && el.contains(hit)) return [x, y];
+  }
+  return null;
+}"""
+
+
+def press(page: Page, selector: str, touch: bool, corner: bool = False) -> None:
+    """Tap (touch screens) or click the element. With ``corner`` (a board place, where fanned
+    cards overlap and panels may cover), it is scrolled into view and pressed where it shows
+    itself: a point that nothing else covers."""
+    if not corner:
+        target = page.locator(selector).first
+        if touch:
+            target.tap()
+        else:
+            target.click()
+        return
+    page.wait_for_selector(selector)
+    point = page.evaluate(_SHOWN_POINT, selector)
+    assert point is not None, f"{selector} is covered"
+    if touch:
+        page.touchscreen.tap(point[0], point[1])
+    else:
+        page.mouse.click(point[0], point[1])
+
+
+def shorter_games(page: Page, config: dict[str, Any]) -> None:
+    """Add ``config`` to the page's ``POST /api/games`` (a short match for a quick test: the
+    start screen is still filled in and pressed as a person would)."""
+
+    def handle(route: Any) -> None:
+        request = route.request
+        if request.method != "POST":
+            route.continue_()
+            return
+        body = json.loads(request.post_data or "{}")
+        body["config"] = {**body.get("config", {}), **config}
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/api/games", handle)
+
+
+def visible_options(page: Page) -> list[str]:
+    """The actions of the operation panel's buttons a person can see (folded groups left out)."""
+    found: list[str] = page.evaluate(
+        "Array.from(document.querySelectorAll('#ops button.act'))"
+        ".filter(b => b.offsetParent !== null && !b.disabled).map(b => b.dataset.action)"
+    )
+    return found
+
+
+def pick(ruleset: str, options: list[str]) -> str:
+    """A fixed policy over the offered choices that ends a game soon."""
+    if ruleset == "twgp":
+        for verb in _TWGP_PREFERENCE:
+            for option in options:
+                if option.split()[0] == verb:
+                    return option
+        return options[0]
+    return next((o for o in options if o != "pass"), options[0])
+
+
+def play_game(page: Page, ruleset: str, touch: bool, limit: int = 400, each: Any = None) -> int:
+    """Play the bottom seat to the end of the match by tapping or clicking what the page shows:
+    a glowing board place when the chosen action has one (TWGP's build: its pool cards), else
+    the action's button. ``each(state)`` runs before every choice. Returns the choices made."""
+    made = 0
+    for _ in range(limit):
+        state = str(page.wait_for_function(_READY_ANY, timeout=30_000).json_value())
+        if state == "overlay:game":
+            press(page, "#overlay-continue", touch)
+            continue
+        if state.startswith("overlay"):
+            return made
+        if state == "confirm":
+            before = prompt_id(page)
+            press(page, "#ops .confirm-yes", touch)
+            page.wait_for_function(f"() => document.body.dataset.promptId !== '{before}'")
+            continue
+        settle(page)
+        now = pending(page)
+        assert now is not None
+        options = visible_options(page)
+        if ruleset == "twgp" and now["prompt"] == "build":
+            # The secret build: the pool's cards on the board are the choices.
+            options = [a for a in now["legal"] if a != "done"] or options
+        assert options and set(options) <= set(now["legal"]), (options, now["legal"])
+        if each is not None:
+            each(now)
+        choice = pick(ruleset, options)
+        before = prompt_id(page)
+        place = _place_of(page, ruleset, choice, now)
+        button = f'#ops button.act[data-action="{choice}"]'
+        press(page, place or button, touch, corner=bool(place))
+        if place and touch and ruleset == "twgp":
+            # A tap reads the card and leaves one clear button to act with.
+            page.wait_for_selector(f"{button}.tw-only")
+            press(page, button, touch)
+        made += 1
+        try:
+            page.wait_for_function(
+                f"""() => document.body.dataset.promptId !== '{before}'
+                    || !document.querySelector('#overlay').hidden
+                    || !!document.querySelector('#ops .confirm')""",
+                timeout=30_000,
+            )
+        except Exception as err:
+            page.screenshot(path=str(shots_dir() / "stuck.png"))
+            raise AssertionError(f"{choice!r} did not move on: {page.inner_text('#ops')}") from err
+    raise AssertionError(f"no end after {limit} choices")
+
+
+def _place_of(page: Page, ruleset: str, action: str, now: dict[str, Any]) -> str | None:
+    """The board place that sends ``action`` at once, if the page shows one."""
+    if ruleset == "kobo":
+        sel = f'#game .selectable[data-act="{action}"]'
+        return sel if page.locator(sel).count() else None
+    verb, *args = action.split()
+    if now["prompt"] == "build" and verb in ("vital", "aside", "hand"):
+        seat = now["seat"]
+        sel = f'#tw-board .tw-pool-card.tw-sel[data-ref="p:{seat}:{args[0]}"]'
+        assert page.locator(sel).count() == 1, f"the pool card of {action} does not glow"
+        return sel
+    return None

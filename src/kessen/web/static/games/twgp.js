@@ -185,25 +185,32 @@ function applyHover() {
   }
 }
 
+/** Light the places the offered choices involve; they are `pickable` (the shell makes them
+ *  focusable buttons for the keyboard), named after the place for screen readers. */
 function markSelectable(v) {
-  for (const e of $$('#tw-board .tw-sel, #tw-board .tw-focused')) e.classList.remove('tw-sel', 'tw-focused');
+  for (const e of $$('#tw-board .tw-sel, #tw-board .tw-focused')) {
+    e.classList.remove('tw-sel', 'tw-focused', 'pickable');
+    e.removeAttribute('aria-label');
+    e.removeAttribute('aria-pressed');
+  }
   if (!isMyPrompt(v) || S.awaiting != null || !online()) return;
   const reachable = new Set();
   for (const a of matching(v, v.pending.legal)) for (const r of refsOf(a, v)) reachable.add(r);
-  for (const r of T.focus) {
+  const mark = (r, cls) => {
     const el = $(`#tw-board [data-ref="${CSS.escape(r)}"]`);
-    if (el) el.classList.add('tw-focused');
-  }
-  for (const r of reachable) {
-    if (T.focus.includes(r)) continue;
-    const el = $(`#tw-board [data-ref="${CSS.escape(r)}"]`);
-    if (el) el.classList.add('tw-sel');
-  }
+    if (!el) return;
+    el.classList.add(cls, 'pickable');
+    el.setAttribute('aria-label', refName(r, v));
+    el.setAttribute('aria-pressed', String(cls === 'tw-focused'));
+  };
+  for (const r of T.focus) mark(r, 'tw-focused');
+  for (const r of reachable) if (!T.focus.includes(r)) mark(r, 'tw-sel');
 }
 
 /** A click on a board place: narrow the choices to those involving it (or widen again);
- * a pure "pick one" prompt (building, choosing a vital) sends the only matching choice. */
-function onBoardClick(el) {
+ * a pure "pick one" prompt (building, choosing a vital) sends the only matching choice. On a
+ * touch screen a tap only reads and narrows: the choice is then one clear button to press. */
+function onBoardClick(el, touch) {
   const v = S.view;
   if (!v || !isMyPrompt(v) || S.awaiting != null || !online()) return;
   const ref = el.dataset.ref;
@@ -215,7 +222,7 @@ function onBoardClick(el) {
     const legal = v.pending.legal;
     const hits = legal.filter((a) => { const refs = refsOf(a, v); return next.every((r) => refs.includes(r)); });
     if (!hits.length) return;
-    if (DIRECT_PROMPTS.has(v.pending.prompt) && hits.length === 1) {
+    if (DIRECT_PROMPTS.has(v.pending.prompt) && hits.length === 1 && !touch) {
       T.focus = [];
       choose(hits[0]);
       return;
@@ -464,7 +471,7 @@ function reset() {
 /** A click on the table: a glowing or picked place of the TWGP board narrows the choices. */
 function boardClick(ev) {
   const place = ev.target.closest('#tw-board [data-ref]');
-  if (place && (place.classList.contains('tw-sel') || place.classList.contains('tw-focused'))) onBoardClick(place);
+  if (place && (place.classList.contains('tw-sel') || place.classList.contains('tw-focused'))) onBoardClick(place, ev.pointerType === 'touch');
 }
 
 function replayTurnLabel(x) {

@@ -146,7 +146,10 @@ export function resultOf(m) {
   if (!m.finished) return { cls: 'open', text: t('r_open') };
   if (m.winner === 0 || m.winner === 1) {
     const human = m.players[String(m.winner)] === 'human';
-    return { cls: human ? 'win' : `p${m.winner + 1}`, text: t(m.winner === 0 ? 'r_p1' : 'r_p2') };
+    const played = Object.values(m.players || {}).includes('human');
+    // A person's own match reads from their side; COM against COM names the seat.
+    if (played) return { cls: human ? 'win' : `p${m.winner + 1}`, text: t(human ? 'r_you' : 'r_com') };
+    return { cls: `p${m.winner + 1}`, text: t(m.winner === 0 ? 'r_p1' : 'r_p2') };
   }
   return { cls: 'none', text: m.reason === 'abandoned' ? t('r_abandoned') : t('r_none') };
 }

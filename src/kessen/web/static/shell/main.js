@@ -1,13 +1,15 @@
 // The page's entry: the language switch, the server's messages, the game screen's render loop
-// and top-bar tools (undo, redo, live, show all, new match), the events of the page, boot and
+// and top-bar tools (undo, redo, live, show all, rules, new match), the events of the page, boot and
 // the `window.kobo` handle for tests. What a game draws comes from its module, found through
 // shell/registry.js.
 
 import { choose, connect, onMessages, send } from './connection.js';
 import { $, $$ } from './dom.js';
+import { bindHelp, renderHelp } from './help.js';
 import { bindHistory, renderHistoryScreen, routeFromHash } from './history.js';
 import { hasText, LANGS, t } from './i18n.js';
 import { renderInfo, showInfo } from './info.js';
+import { bindKeys, decorateKeys } from './keys.js';
 import { renderLog } from './log.js';
 import { closeOverlay, toast } from './overlay.js';
 import { gameOfView, GAMES, offered, resetGames } from './registry.js';
@@ -34,6 +36,7 @@ async function setLang(lang) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: 'lang', lang });
   renderStart();
   renderHistoryScreen();
+  renderHelp();
   replayLangChanged();
   S.opsSig = '';
   S.logSig = '';
@@ -107,6 +110,7 @@ function render() {
 function finishRender(v, started) {
   document.body.dataset.promptId = v.pending ? String(v.pending.prompt_id) : 'none';
   document.body.dataset.myTurn = isMyPrompt(v) && online() ? '1' : '0';
+  decorateKeys();
   document.body.dataset.rendered = String(S.stateSeq || 0);
   S.renderMs = performance.now() - started;
   S.renders = (S.renders || 0) + 1;
@@ -148,6 +152,11 @@ function undoReason(hist) {
 }
 
 
+/** Whether leaving would abandon a match the player is playing (begun, not over). */
+function inProgress(v) {
+  return !!v && v.session.mode === 'vs_com' && !isSpectator() && !isOver(v) && v.history.steps > 0;
+}
+
 /* ================================================================== events */
 
 function bindEvents() {
@@ -171,15 +180,15 @@ function bindEvents() {
     if (S.game) S.game.showAll = on;
     send({ type: 'show_all', on });
   });
-  // 新しい対戦 leaves the match on a second press (the first one asks).
+  // 新しい対戦 leaves at once, unless a match of yours is under way: then a second press
+  // leaves (the first one asks).
   $('#btn-quit').addEventListener('click', () => {
     const b = $('#btn-quit');
     if (S.replay) {
       leaveReplayToStart();
       return;
     }
-    const over = isOver(S.view);
-    if (over || b.classList.contains('armed')) {
+    if (!inProgress(S.view) || b.classList.contains('armed')) {
       b.classList.remove('armed');
       b.textContent = t('new_match');
       leaveGame();
@@ -231,7 +240,10 @@ function bindEvents() {
     if (S.view && g.onBoardClick) g.onBoardClick(ev);
   });
   for (const g of GAMES) if (g.init) g.init();
+  bindHelp();
+  bindKeys();
   document.addEventListener('keydown', (ev) => {
+    if (document.body.dataset.screen === 'help') return; // shell/keys.js closes it
     if (S.replay && !ev.ctrlKey && !ev.metaKey && !ev.altKey && $('#settings-menu').hidden && onReplayKey(ev)) return;
     if (ev.key === 'Escape' && S.replay && $('#settings-menu').hidden) {
       backToList();

@@ -42,6 +42,9 @@
 //   replayTurnLabel(turn) the label of one entry of a record's `turns` (replay viewer).
 //   continueConfig(match, seat, res)  the config もう一度 repeats after "continue from here".
 //   deckName(slug), decks()  optional: the game's decks (history list and deck filter).
+//   helpAnchor            optional: the heading id of the game's rules document
+//                         (/api/rules/<id>) that the board's ルール button opens at (its
+//                         screen guide); without it, the first section (see `screenGuide`).
 //
 // What the shell gives a game: an element with class `selectable` and `data-act="<action>"` is
 // sent as that action when clicked (shell/connection.js `choose`, which asks `intercept`); an
@@ -49,6 +52,15 @@
 // view, the answered prompt (`awaiting`), `opsSig` (clear it to redraw the operation panel),
 // `confirm` and `hover`; the game's board elements and options box are in index.html, and its
 // stylesheet is linked there. The first game of GAMES is the default ruleset.
+//
+// Keyboard and screen readers (shell/keys.js): after each render the shell makes every
+// `.selectable[data-act]` element and every element of class `pickable` (a place the game
+// lets you choose without a data-act, such as TWGP's glowing places) focusable (tabindex 0,
+// role button; named by the operation panel's button of the same action, or by its own
+// `aria-label`), and Enter or Space on it clicks it. The number keys press the operation
+// panel's visible `button.act` buttons in order; Enter presses `#ops .confirm-yes` when no
+// other control has the focus; Escape goes through `onEscape` as before. The log's new
+// entries are read out from a polite live region; a game needs to do nothing for that.
 
 import { game as kobo } from '../games/kobo.js';
 import { game as twgp } from '../games/twgp.js';
@@ -72,6 +84,14 @@ export function gameOf(id) {
 /** The module drawing a view. */
 export function gameOfView(v) {
   return gameOf(rulesetOf(v));
+}
+
+// The screen guide of a game whose module does not name it yet (Kōbō's rules: "13. 画面の見方").
+const SCREEN_GUIDES = { kobo: 'sec-13' };
+
+/** The heading the board's ルール button opens the game's rules at ('' for the first). */
+export function screenGuide(g) {
+  return g.helpAnchor || SCREEN_GUIDES[g.id] || '';
 }
 
 /** Whether a module exists for this ruleset id. */

@@ -1,7 +1,7 @@
-// Screens and the game being played: which screen shows, starting, resuming and leaving a
-// game, and もう一度 (a new game with the same settings).
+// Screens and the game being played: which screen shows (start, history, help, game),
+// starting, resuming and leaving a game, and もう一度 (a new game with the same settings).
 
-import { connect, disconnect } from './connection.js';
+import { connect, disconnect, send } from './connection.js';
 import { $, h, put } from './dom.js';
 import { setHash } from './history.js';
 import { t } from './i18n.js';
@@ -15,14 +15,16 @@ export function showScreen(name) {
   $('#start').hidden = name !== 'start';
   $('#game').hidden = name !== 'game';
   $('#history').hidden = name !== 'history';
+  $('#help').hidden = name !== 'help';
   document.body.classList.toggle('replaying', name === 'game' && !!S.replay);
   applySettings(); // the why panel is not part of a replay
-  if (name !== 'history' && name !== 'game') setHash('');
+  if (name !== 'history' && name !== 'game' && name !== 'help') setHash('');
   document.body.dataset.screen = name;
   document.body.classList.remove('booting');
 }
 
 export function leaveGame() {
+  stopWatching();
   disconnect();
   S.replay = null;
   S.game = null;
@@ -41,6 +43,7 @@ export function leaveGame() {
 
 export function beginGame(res, cfg) {
   closeOverlay();
+  stopWatching();
   disconnect();
   S.replay = null;
   S.view = null;
@@ -73,6 +76,16 @@ export function resumeGame() {
   showScreen('game');
   renderConnecting();
   connect();
+}
+
+/** Leaving a COM-vs-COM match still being played stops it: the page steps back into its
+ *  history, where neither COM moves (the server's COM never decides while the history is
+ *  browsed), so no one's processor keeps playing a match nobody watches. */
+function stopWatching() {
+  const v = S.view;
+  if (S.replay || !v || v.session.mode !== 'com_vs_com' || !v.history.live) return;
+  if (v.match ? v.match.over : v.outcome) return;
+  if (v.history.can_undo && S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: 'undo' });
 }
 
 export function renderConnecting() {

@@ -53,7 +53,11 @@ export function renderStart() {
   const levels = (S.meta.rulesets[game.id] && S.meta.rulesets[game.id].com_levels) || ['heuristic'];
   const comSel = $('#com-level');
   const curCom = levels.includes(comSel.value) ? comSel.value : (levels.includes('heuristic') ? 'heuristic' : levels[levels.length - 1]);
-  put(comSel, ...levels.map((l) => h('option', { value: l, text: hasText(`com_${l}`) ? t(`com_${l}`) : l })));
+  // The named strengths (やさしい / ふつう / つよい) first, the other players after them.
+  const named = ['ismcts-easy', 'ismcts-normal', 'ismcts-strong'].filter((l) => levels.includes(l));
+  const rest = levels.filter((l) => !named.includes(l));
+  const option = (l) => h('option', { value: l, text: hasText(`com_${l}`) ? t(`com_${l}`) : l });
+  put(comSel, named.map(option), rest.length && named.length ? h('optgroup', { label: t('com_other') }, rest.map(option)) : rest.map(option));
   comSel.value = curCom;
   const paceSel = $('#pace');
   paceSel.options[0].textContent = `${t('pace_default')} (${S.meta.pace} s)`;

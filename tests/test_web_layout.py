@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-STATIC = Path(__file__).resolve().parents[2] / "src" / "kessen" / "web" / "static"
+STATIC = Path(__file__).resolve().parents[1] / "src" / "kessen" / "web" / "static"
 SHELL = STATIC / "shell"
 GAMES = STATIC / "games"
 REGISTRY = SHELL / "registry.js"
