@@ -425,7 +425,7 @@ def sim_command(
         int | None,
         typer.Option(help="Turn limit of a game (Kōbō; TWGP: --option turnLimit=N)."),
     ] = None,
-    ruleset: Annotated[str, typer.Option(help="Ruleset: kobo or twgp.")] = "kobo",
+    ruleset: Annotated[str, typer.Option(help="Ruleset: kobo, twgp or maken.")] = "kobo",
     option: Annotated[
         list[str] | None,
         typer.Option(
