@@ -5,8 +5,9 @@ For each ruleset, in one process and one sitting, alternating ``--rounds`` times
 
 - **engine**: random playouts through the contract alone, as ``engine_bench.py`` plays them
   (``legal_actions()``, a uniform choice by index, ``apply()``; new game included);
-- **engine + view**: the same, plus ``view(seat)`` of the seat to act at every decision (what
-  any player that looks at the board costs; the environment's observation starts from it);
+- **engine + decision view**: the same, plus ``decision_view(seat)`` of the seat to act at
+  every decision (the view a COM decides from, without the aids drawn for people: what any
+  player that looks at the board costs; the environment's observation starts from it);
 - **environment**: random playouts through :mod:`kessen.interop.pettingzoo` in PettingZoo's
   usual loop (``agent_iter()``, ``last()``, a uniform choice among the masked legal ids,
   ``step()``), with its standard wrappers; each decision is one step (the finished agents'
@@ -58,7 +59,7 @@ def engine_rate(
         chooser = random.Random(game_seed)
         while (pending := state.pending) is not None:
             if with_view:
-                state.view(pending.seat)
+                state.decision_view(pending.seat)
             legal = state.legal_actions()
             state.apply(legal[chooser.randrange(len(legal))])
             actions += 1
@@ -108,8 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{time.strftime('%Y-%m-%d %H:%M')}\n"
     )
     print(
-        "| ruleset | engine, actions/s | engine + view, actions/s | environment, steps/s "
-        "| engine / environment | engine + view / environment |"
+        "| ruleset | engine, actions/s | engine + decision view, actions/s | environment, steps/s "
+        "| engine / environment | engine + decision view / environment |"
     )
     print("|---|---:|---:|---:|---:|---:|")
     for ruleset in rulesets:

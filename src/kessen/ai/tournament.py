@@ -171,7 +171,7 @@ def play_match(job: Job, observe: Callable[[GameState], None] | None = None) -> 
             observe(state)
         legal = state.legal_actions()
         start = time.perf_counter()
-        action = player.choose(state.view(seat), legal)
+        action = player.choose(state.decision_view(seat), legal)
         spent = time.perf_counter() - start
         if len(legal) > 1:
             (result.times_a if seat == job.a_seat else result.times_b).append(spent)

@@ -96,6 +96,12 @@ class GameState(ABC):
     def view(self, viewer: Viewer, lang: str = "ja") -> Json:
         """Board and log as ``viewer`` may see them; hidden cards carry no identity."""
 
+    def decision_view(self, seat: int) -> Json:
+        """What a COM player decides from: ``view(seat)`` without the aids drawn for people
+        (previews, reasons and their texts). It never holds more than ``view(seat)``; a ruleset
+        may make it cheaper than the full view."""
+        return self.view(seat)
+
     @abstractmethod
     def view_all(self, lang: str = "ja") -> Json:
         """Everything, for finished games and for spectators who asked to see all."""

@@ -55,7 +55,7 @@ def play_out(
         if pending is None:
             return state
         legal = state.legal_actions()
-        action = players[pending.seat].choose(state.view(pending.seat), legal)
+        action = players[pending.seat].choose(state.decision_view(pending.seat), legal)
         state.apply(action)
         if on_step is not None:
             on_step(state, pending.seat, action)

@@ -264,7 +264,7 @@ class KoboObserver:
         inner = state.box.inner
         if inner is None:
             return f"p{player} awaiting the deal"
-        view = inner.view(player)
+        view = inner.decision_view(player)
         view.pop("log")
         text = json.dumps(view, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         if self.perfect_recall:

@@ -204,7 +204,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         state = self.game
         assert state is not None
         agent = self.possible_agents[seat]
-        view = state.view(seat, self.lang)
+        view = state.decision_view(seat)
         acting = state.pending is not None and agent == self.agent_selection
         if acting and not (self.terminations[agent] or self.truncations[agent]):
             extras = self.codec.extras(self._legal)
@@ -294,7 +294,7 @@ class KessenEnv(AECEnv):  # type: ignore[misc]
         if self.game is None or self.game.pending is None:
             raise RuntimeError("no decision is pending")
         seat = self._seat[self.agent_selection]
-        view = self.game.view(seat)
+        view = self.game.decision_view(seat)
         return self.action_id(player.choose(view, self._legal))
 
     # -- replay and store -----------------------------------------------------------------------

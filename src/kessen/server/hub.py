@@ -248,7 +248,7 @@ def state_message(view: Json) -> str:
 
 def _com_input(state: GameState, seat: int) -> tuple[Json, list[Action]]:
     """What COM decides from: its own view and the legal actions."""
-    return state.view(seat), state.legal_actions()
+    return state.decision_view(seat), state.legal_actions()
 
 
 async def _close(ws: WebSocket, message: Any) -> None:

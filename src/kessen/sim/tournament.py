@@ -351,7 +351,7 @@ def play_game(spec: GameSpec) -> GameRecord:
             raise RuntimeError(f"game {spec.index} (seed {spec.seed}) did not end")
         seat = pending.seat
         legal = state.legal_actions()
-        view: Json = {} if blind[seat] else state.view(seat)
+        view: Json = {} if blind[seat] else state.decision_view(seat)
         action = players[seat].choose(view, legal)
         state.apply(action)
         actions.append(str(action))

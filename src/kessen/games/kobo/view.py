@@ -156,7 +156,7 @@ def _context(state: KoboState, viewer: int | None, everything: bool, lang: str) 
     return {}
 
 
-def _exchange(state: KoboState, viewer: int | None, lang: str) -> Json | None:
+def _exchange(state: KoboState, viewer: int | None, lang: str, aids: bool = True) -> Json | None:
     """The open exchange: who attacks and defends, and the preview of its chain (if open)."""
     if not state.attackers:
         return None
@@ -167,7 +167,7 @@ def _exchange(state: KoboState, viewer: int | None, lang: str) -> Json | None:
             "attacking": text.side_label("attacking", lang),
             "defending": text.side_label("defending", lang),
         },
-        "preview": chain_preview(state, viewer, lang),
+        "preview": chain_preview(state, viewer, lang) if aids else None,
     }
 
 
@@ -184,8 +184,13 @@ def _first_players(state: KoboState) -> list[int]:
     return [e.public["first"] for e in state.log if e.kind == "game_start"]
 
 
-def render(state: KoboState, viewer: int | None, everything: bool, lang: str = "ja") -> Json:
-    """The view of ``state`` for ``viewer`` (a seat, or ``None`` for public information)."""
+def render(
+    state: KoboState, viewer: int | None, everything: bool, lang: str = "ja", aids: bool = True
+) -> Json:
+    """The view of ``state`` for ``viewer`` (a seat, or ``None`` for public information).
+
+    Without ``aids`` (a COM's decision view) the fields drawn for people only are ``None``.
+    """
     pending: Json | None = None
     if state.prompt is not None:
         seat, prompt = state.prompt
@@ -237,8 +242,12 @@ def render(state: KoboState, viewer: int | None, everything: bool, lang: str = "
             for i, link in enumerate(state.resolved)
         ],
         "pending": pending,
-        "exchange": _exchange(state, viewer, lang),
-        "resolution": resolution_record(log, lang),
-        "why_not": _why_not(state, viewer, lang) if viewer is not None and not everything else None,
+        "exchange": _exchange(state, viewer, lang, aids),
+        "resolution": resolution_record(log, lang) if aids else None,
+        "why_not": (
+            _why_not(state, viewer, lang)
+            if aids and viewer is not None and not everything
+            else None
+        ),
         "log": log,
     }

@@ -263,6 +263,12 @@ class TwgpState(GameState):
 
         return render(self, viewer, everything=False, lang=lang)
 
+    def decision_view(self, seat: int) -> Json:
+        """The seat's view without the aids drawn for people (see ``GameState``)."""
+        from kessen.games.twgp.view import render
+
+        return render(self, seat, everything=False, aids=False)
+
     def view_all(self, lang: str = "ja") -> Json:
         """Everything, hidden cards included."""
         from kessen.games.twgp.view import render

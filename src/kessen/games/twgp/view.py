@@ -204,8 +204,13 @@ def _attack(state: TwgpState) -> Json | None:
     }
 
 
-def render(state: TwgpState, viewer: int | None, everything: bool, lang: str = "ja") -> Json:
-    """The view of ``state`` for ``viewer`` (a seat, or ``None`` for public information)."""
+def render(
+    state: TwgpState, viewer: int | None, everything: bool, lang: str = "ja", aids: bool = True
+) -> Json:
+    """The view of ``state`` for ``viewer`` (a seat, or ``None`` for public information).
+
+    Without ``aids`` (a COM's decision view) the fields drawn for people only are ``None``.
+    """
     pending: Json | None = None
     if state.prompt is not None:
         seat, prompt = state.prompt
@@ -241,7 +246,11 @@ def render(state: TwgpState, viewer: int | None, everything: bool, lang: str = "
         "players": [_side(state, s, viewer, everything, lang) for s in (0, 1)],
         "pending": pending,
         "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
-        "why_not": _why_not(state, viewer, lang) if viewer is not None and not everything else None,
+        "why_not": (
+            _why_not(state, viewer, lang)
+            if aids and viewer is not None and not everything
+            else None
+        ),
         "log": [e.visible(viewer, everything) for e in state.log],
     }
 
