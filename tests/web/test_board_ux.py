@@ -25,6 +25,7 @@ import uvicorn
 from playwright.sync_api import Error as PlaywrightError
 
 from kessen.engine import registry
+from kessen.games.kobo.game import Side, board
 from kessen.games.kobo.state import KoboState
 from kessen.server.app import Hub, create_app
 from kessen.server.run import free_port
@@ -34,6 +35,7 @@ from tests.web.conftest import VIEWPORT
 from tests.web.driver import Driver, prompt_id, settle, start_match
 
 SEED = 7
+PAD = ["hinder", "hinder", "hinder"]
 Served = tuple[str, Hub, Callable[[KoboState], tuple[str, str]]]
 SHOTS = "/tmp"
 
@@ -450,3 +452,55 @@ def test_the_standby_warns_before_traps_take_the_tactics_slots(touch: Any, serve
                 tall.screenshot(path=f"{SHOTS}/board_ux_warning.png")
         driver.click(f"slot {n + 2}")
     assert warned >= 1
+
+
+def test_the_final_board_shows_before_the_end_of_game_dialog(tall: Any, served: Served) -> None:
+    """An attack that wipes the opponent out after a chain: the chain plays back, the result
+    banner stands on the final board, and only then the end-of-game dialog opens over it."""
+    state = board(
+        Side(battle=["great-tengu"], tactics_hand=["power-surge"], tactics_deck=PAD),
+        Side(battle=["ashigaru-recruit"], tactics_deck=PAD),
+        best_of=3,
+    )
+    _url, hub, load = served
+    game_id, token = load(state)
+    stored = json.dumps({"id": game_id, "token": token, "seat": 0, "cfg": {"mode": "vs_com"}})
+    tall.evaluate(
+        f"localStorage.setItem('kobo.game', {json.dumps(stored)});"
+        "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'fast'}))"
+    )
+    tall.reload()
+    driver = Driver(tall)
+    # The dialog's opening is stamped with what the board showed at that moment.
+    tall.evaluate(
+        """() => new MutationObserver(() => {
+          const o = document.querySelector('#overlay');
+          if (!o.hidden && !window.__opened) window.__opened = {
+            step: document.querySelector('#kb-playback')?.dataset.step || null,
+            banner: document.querySelector('#kb-result-banner')?.innerText || '',
+            frames: window.__frames.length };
+        }).observe(document.querySelector('#overlay'), { attributes: true })"""
+    )
+    for _ in range(30):
+        ready = driver.wait_ready()
+        if ready.startswith("overlay"):
+            break
+        if ready == "confirm":
+            driver.confirm()
+            continue
+        _, options = driver.check_offer()
+        wanted = ("play power-surge", "attack 1", "target 1", "slot 1", "pass")
+        driver.click(next(a for a in wanted if a in options))
+    assert ready == "overlay:game"
+    opened = tall.evaluate("window.__opened")
+    record = hub.sessions[game_id].live.view(0, "ja")["resolution"]
+    assert record["game_end"] == {"winner": 0, "reason": "wipeout"}
+    assert opened["step"] == "result", opened  # the final board is under the dialog
+    assert "ゲーム終了" in opened["banner"] and "あなたの勝ち" in opened["banner"], opened
+    frames = tall.evaluate("window.__frames")[: opened["frames"]]
+    links = [link["link"] for link in record["links"]]
+    assert links and frames[-1]["links"] == links  # every link was shown before it opened
+    tall.screenshot(path=f"{SHOTS}/board_ux_game_end.png")
+    tall.click("#overlay-continue")
+    tall.wait_for_function("() => !document.querySelector('#kb-playback')")
+    assert tall.evaluate("window.kobo.view.match.game") == 2

@@ -191,7 +191,7 @@ function score(players, res, state) {
 
 /** The frames of a playback: the declaration, one per link (last first), the result. */
 function buildFrames(res, pre) {
-  const base = pre ? { ...clone(pre), pending: null, why_not: null, priority: null } : null;
+  const base = pre ? { ...clone(pre), pending: null, why_not: null, priority: null, exchange: null } : null;
   const chain = base ? base.chain : [];
   const players = base ? base.players : null;
   const state = {
