@@ -306,9 +306,15 @@ def _read_by_hover(page: Any, session: Session) -> None:
 def test_numbers_resolution_reading_and_reasons(tall: Any, served: Served) -> None:
     page = tall
     hub = served[1]
-    page.evaluate("localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'fast'}))")
-    page.reload()
     start_match(page, "vs_com", seed=SEED)
+    # The playback's pace is chosen in the settings menu (ふつう unless chosen) and kept.
+    page.click("#btn-settings")
+    assert page.is_checked('#kb-pace input[value="normal"]')
+    assert page.inner_text("#kb-pace .menu-title") == "解決の再生速度"
+    page.check('#kb-pace input[value="fast"]')
+    page.click("#btn-settings")
+    kept = page.evaluate("JSON.parse(localStorage.getItem('kobo.settings')).resolvePace")
+    assert kept == "fast"
     session = _session(page, hub)
     driver = Driver(page)
     previews = longest = reasons = 0
