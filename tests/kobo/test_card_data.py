@@ -86,6 +86,13 @@ EXPECTED_EFFECTS: dict[str, Effect] = {
     "ceasefire": fx(TACTIC, Step(Verb.NEGATE_ATTACK), when=DEFENDING),
     "last-stand": fx(TACTIC, lv(3), target=OWN_CHOSEN, limited=True),
     "hinder": fx(TACTIC, lv(-1), target=OPP_CHOSEN, again=True),
+    # 【！】 tactics of the surprise-zone option (their 【！】 abilities: tests/surprise).
+    "ambush-shield": fx(TACTIC, lv(1), target=OWN_CHOSEN),
+    "smoke-veil": fx(TACTIC, lv(-1), target=OPP_CHOSEN),
+    "rearguard-vow": fx(TACTIC, lv(1), target=OWN_ALL_IN),
+    "seize-the-lull": fx(TACTIC, lv(-1), target=OPP_ALL_IN),
+    "counter-ambush": fx(TACTIC, lv(-1), target=OPP_CHOSEN),
+    "battle-signal": fx(TACTIC, lv(1), target=OWN_CHOSEN),
 }
 
 SEED_NAMES = {
@@ -98,7 +105,8 @@ SEED_NAMES = {
 
 
 def test_shipped_pool_has_the_section_8_composition() -> None:
-    kinds = Counter(card.kind for card in POOL)
+    kinds = Counter(card.kind for card in POOL if not card.surprise)
+    assert sum(1 for card in POOL if card.surprise) == 6  # the surprise-zone option's 【！】 tactics
     assert kinds == {
         CardKind.CHARACTER: 12,
         CardKind.DEPLOY: 6,
@@ -202,7 +210,8 @@ def test_texts_state_permanence_keywords_and_timing() -> None:
                 assert "永続" in ja and "permanently" in en and "base Lv" in en
             else:
                 assert "この攻防の間だけ" in ja and "until the end of this exchange" in en
-                assert "永続" not in ja
+                # (a tactic's own effect; its 【！】 line, set like a trap, may be permanent)
+                assert "永続" not in effect_text(card, "ja")
         assert ("【連続発動】" in ja) == card.chain_again
         assert ("[Consecutive activation]" in en) == card.chain_again
         assert ("【制限】" in ja) == card.limited and ("[Limited]" in en) == card.limited

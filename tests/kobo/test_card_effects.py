@@ -266,6 +266,12 @@ def test_negation_of_the_previous_card(
 
 # (offered to the attacker, offered to the defender), from each card's [timing] line.
 TIMING = {
+    "ambush-shield": (True, True),
+    "smoke-veil": (True, True),
+    "rearguard-vow": (True, True),
+    "seize-the-lull": (True, True),
+    "counter-ambush": (True, True),
+    "battle-signal": (True, True),
     "unhealing-wound": (True, True),
     "decoy": (False, True),
     "thorn-armor": (False, True),

@@ -97,6 +97,32 @@ CHAIN_VERBS = frozenset(
 )
 
 
+class Condition(StrEnum):
+    """The event a surprise ability (【！】) waits for, seen from the card's owner ("you").
+
+    Matched only while the card lies face down in its owner's surprise zone (the optional
+    surprise-zone module, :mod:`kessen.games.kobo.surprise`).
+    """
+
+    ATTACKED = "attacked"
+    """The opponent declares an attack on one of your characters."""
+    TRAP_AGAINST = "trap_against"
+    """The opponent activates a trap."""
+    TACTIC_AGAINST = "tactic_against"
+    """The opponent plays a tactic."""
+    ALLY_RETREAT = "ally_retreat"
+    """A character of yours retreats."""
+    OPPONENT_PASS = "opponent_pass"
+    """The opponent passes its turn instead of attacking."""
+    OWN_ATTACK = "own_attack"
+    """You declare an attack."""
+
+
+# Verbs a surprise ability may use: it resolves in the chain or at once, never with a chosen
+# target (nobody is asked in the middle of another event).
+SURPRISE_VERBS = frozenset({Verb.MODIFY_LV, Verb.RETREAT_IF_ZERO, Verb.NEGATE_ATTACK, Verb.DRAW})
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of an effect: a verb and its amount (Lv change or card count; 0 if unused)."""
@@ -111,6 +137,16 @@ class Target:
 
     side: Side
     scope: Scope
+
+
+@dataclass(frozen=True, slots=True)
+class SurpriseAbility:
+    """A 【！】 automatic ability: 「【自】[condition]→effect」. Its Lv changes are permanent,
+    like a set trap's; ``draw`` draws from the tactics deck."""
+
+    on: Condition
+    target: Target | None = None
+    steps: tuple[Step, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +170,8 @@ class CardDef:
     when: Timing = Timing.ANY
     target: Target | None = None
     steps: tuple[Step, ...] = ()
+    #: 【！】 abilities, armed while the card lies face down in a surprise zone (a tactic only).
+    surprise: tuple[SurpriseAbility, ...] = ()
     #: The verbs of the card's steps (derived).
     verbs: frozenset[Verb] = field(init=False, repr=False, compare=False)
     #: True if activation asks its controller to choose one character (derived).

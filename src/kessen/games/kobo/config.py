@@ -30,7 +30,31 @@ MAX_TURN_LIMIT = 1000
 """The longest turn limit a config may set (a match must end in bounded time)."""
 MAX_BEST_OF = 9
 """The longest match a config may ask for: best of nine."""
-_KEYS = {"decks", "best_of", "turn_limit", "first_player", "shuffle", "validate", "card_data"}
+_KEYS = {
+    "decks",
+    "best_of",
+    "turn_limit",
+    "first_player",
+    "shuffle",
+    "validate",
+    "card_data",
+    "surprise",
+    "cancelled_surprise",
+}
+CANCELLED_SURPRISE = ("rule_process", "stay")
+"""The values of ``cancelled_surprise``: what a cancelled surprise card does (spec H2)."""
+OPTIONS: dict[str, Json] = {
+    "surprise": {
+        "default": False,
+        "label_ja": "サプライズ置場",
+        "label_en": "Surprise zone",
+        "help_ja": "手札の戦術を1枚、裏向きでサプライズ置場に伏せられる"
+        "（【！】の条件で表にする）。",
+        "help_en": "Set a tactic face down in the surprise zone; flip a 【！】 card when its "
+        "condition is met.",
+    },
+}
+"""The match options a start screen may offer, with their labels (the catalogue lists them)."""
 
 
 class ConfigError(RulesError):
@@ -48,6 +72,16 @@ class KoboConfig:
     shuffle: bool = True
     card_data: int = field(default_factory=current_version)
     """The version of the card data the match is played with."""
+    surprise: bool = False
+    """The surprise-zone module (:mod:`kessen.games.kobo.surprise`); off by default."""
+    cancelled_surprise: str = "rule_process"
+    """With the module on: ``rule_process`` (a cancelled surprise card leaves at the next check
+    timing) or ``stay`` (it stays face up in the zone until Cleared)."""
+
+    @property
+    def options(self) -> frozenset[str]:
+        """The match options switched on (what decks may ``require``)."""
+        return frozenset({"surprise"} if self.surprise else ())
 
     @property
     def wins_needed(self) -> int:
@@ -69,6 +103,9 @@ class KoboConfig:
         }
         if self.card_data != LEGACY_VERSION:
             out["card_data"] = self.card_data
+        if self.surprise:
+            out["surprise"] = True
+            out["cancelled_surprise"] = self.cancelled_surprise
         return out
 
 
@@ -90,12 +127,22 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
             f"card_data: expected a card data version, one of {known_versions()}, not {card_data!r}"
         )
         card_data = current_version()
+    surprise = raw.get("surprise", False)
+    if not isinstance(surprise, bool):
+        problems.append("surprise: expected true or false")
+        surprise = False
+    cancelled = raw.get("cancelled_surprise", "rule_process")
+    if cancelled not in CANCELLED_SURPRISE:
+        choices = ", ".join(CANCELLED_SURPRISE)
+        problems.append(f"cancelled_surprise: expected one of {choices}, not {cancelled!r}")
+        cancelled = "rule_process"
+    options = {"surprise"} if surprise else set()
     decks_raw = raw.get("decks")
     decks: list[Deck] = []
     if not isinstance(decks_raw, list | tuple) or len(decks_raw) != 2:
         problems.append("decks: expected a list of two decks (starter names or deck objects)")
     else:
-        starters = starter_decks()
+        starters = starter_decks(options=option_names())
         pool = pool_for(card_data)
         for seat, item in enumerate(decks_raw):
             deck: Deck | None = None
@@ -114,6 +161,12 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
             else:
                 problems.append(f"decks[{seat}]: expected a deck name or a deck object")
             if deck is not None:
+                missing = sorted(set(deck.requires) - options)
+                if missing:
+                    problems.append(
+                        f"decks[{seat}] ({deck.slug}): needs the match option "
+                        f"{', '.join(missing)} (set it to true)"
+                    )
                 if raw.get("validate", True):
                     problems.extend(
                         f"decks[{seat}] ({deck.slug}): {e}" for e in deck_errors(deck, pool)
@@ -140,4 +193,11 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
         problems.append("shuffle: expected true or false")
     if problems:
         raise ConfigError("; ".join(problems))
-    return KoboConfig((decks[0], decks[1]), best_of, limit, first, shuffle, card_data)
+    return KoboConfig(
+        (decks[0], decks[1]), best_of, limit, first, shuffle, card_data, surprise, cancelled
+    )
+
+
+def option_names() -> frozenset[str]:
+    """Every match option's name."""
+    return frozenset(OPTIONS)

@@ -28,7 +28,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
@@ -50,6 +50,8 @@ from kessen.games.kobo.schema import (
 
 DECKS_DIR = DATA_DIR / "decks"
 """Where the starter decks live, one ``<slug>.toml`` each."""
+OPTION_DECKS_DIR = DECKS_DIR / "options"
+"""Where the starter decks that need a match option live (each names it in ``requires``)."""
 MAX_ENTRY_COPIES = MAIN_DECK_SIZE
 """Hard cap on one entry's count, checked with the shape (before any deck is expanded) and so
 even when the deck rules are not: no deck, legal or not, holds more copies of one card than a
@@ -78,6 +80,8 @@ class Deck:
     style_en: str
     main: Entries
     tactics: Entries
+    #: Match options the deck needs (e.g. ``("surprise",)``): offered only when they are on.
+    requires: tuple[str, ...] = ()
 
     def main_slugs(self) -> list[str]:
         """The main deck card by card (each slug repeated by its count), in file order."""
@@ -121,6 +125,7 @@ class _DeckModel(BaseModel):
     style_en: _Text
     main: Annotated[dict[StrictStr, _Count], Field(max_length=MAX_ENTRIES)]
     tactics: Annotated[dict[StrictStr, _Count], Field(max_length=MAX_ENTRIES)]
+    requires: tuple[Literal["surprise"], ...] = ()
 
     def to_deck(self) -> Deck:
         """The deck record (entries keep their file order)."""
@@ -132,6 +137,7 @@ class _DeckModel(BaseModel):
             style_en=self.style_en,
             main=tuple(self.main.items()),
             tactics=tuple(self.tactics.items()),
+            requires=tuple(self.requires),
         )
 
 
@@ -188,6 +194,8 @@ def deck_to_toml(deck: Deck) -> str:
     lines = [f"slug = {text(deck.slug)}"]
     for key in ("name_ja", "name_en", "style_ja", "style_en"):
         lines.append(f"{key} = {text(getattr(deck, key))}")
+    if deck.requires:
+        lines.append(f"requires = [{', '.join(text(r) for r in deck.requires)}]")
     for section, entries in (("main", deck.main), ("tactics", deck.tactics)):
         lines += ["", f"[{section}]"]
         lines += [f"{slug} = {count}" for slug, count in _merged(entries).items()]
@@ -205,8 +213,11 @@ def load_deck(path: Path, pool: CardPool) -> Deck:
 
 
 def deck_to_json(deck: Deck) -> dict[str, Any]:
-    """The deck as a JSON-ready object (the deck file's shape), e.g. to embed in a game config."""
-    return {
+    """The deck as a JSON-ready object (the deck file's shape), e.g. to embed in a game config.
+
+    ``requires`` is written only when the deck has one (every older record keeps its hash).
+    """
+    out: dict[str, Any] = {
         "slug": deck.slug,
         "name_ja": deck.name_ja,
         "name_en": deck.name_en,
@@ -215,6 +226,9 @@ def deck_to_json(deck: Deck) -> dict[str, Any]:
         "main": _merged(deck.main),
         "tactics": _merged(deck.tactics),
     }
+    if deck.requires:
+        out["requires"] = list(deck.requires)
+    return out
 
 
 def _merged(entries: Entries) -> dict[str, int]:
@@ -255,15 +269,27 @@ def validate_deck(deck: Deck, pool: CardPool) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-def starter_decks(pool: CardPool | None = None) -> dict[str, Deck]:
+def starter_decks(
+    pool: CardPool | None = None, options: frozenset[str] | set[str] = frozenset()
+) -> dict[str, Deck]:
     """The shipped starter decks by slug (sorted), loaded against ``pool`` (default: shipped).
+
+    A deck whose file says ``requires = [...]`` is included only when every option it names is
+    in ``options``: without options the four original decks are exactly what everyone gets (the
+    simulator's default deck list, the balance matrix, the tournaments).
 
     >>> sorted(starter_decks())[:2]
     ['fortress', 'swarm']
+    >>> "ambush" in starter_decks(), "ambush" in starter_decks(options={"surprise"})
+    (False, True)
     """
-    if pool is None:
-        return dict(_default_starters())
-    return _load_starters(pool)
+    decks = _default_starters() if pool is None else _load_starters(pool)
+    return {slug: d for slug, d in decks.items() if set(d.requires) <= set(options)}
+
+
+def option_decks() -> dict[str, Deck]:
+    """The shipped starter decks that need a match option, by slug."""
+    return {slug: d for slug, d in _default_starters().items() if d.requires}
 
 
 @functools.cache
@@ -273,10 +299,12 @@ def _default_starters() -> dict[str, Deck]:
 
 
 def _load_starters(pool: CardPool) -> dict[str, Deck]:
-    """Load every ``data/decks/*.toml``; the file stem must equal the deck slug."""
+    """Load every ``data/decks/*.toml`` and, over the shipped pool, ``data/decks/options/*.toml``
+    (the decks that need a match option); the file stem must equal the deck slug."""
     decks: dict[str, Deck] = {}
     lines: list[str] = []
-    for path in sorted(DECKS_DIR.glob("*.toml")):
+    optional = sorted(OPTION_DECKS_DIR.glob("*.toml")) if pool is load_pool() else []
+    for path in sorted(DECKS_DIR.glob("*.toml")) + optional:
         try:
             deck = load_deck(path, pool)
         except CardDataError as err:
@@ -284,6 +312,11 @@ def _load_starters(pool: CardPool) -> dict[str, Deck]:
             continue
         if deck.slug != path.stem:
             lines.append(f"{path}: slug: {deck.slug!r} must match the file name {path.stem!r}")
+        if bool(deck.requires) != (path.parent == OPTION_DECKS_DIR):
+            lines.append(
+                f"{path}: requires: a deck needs match options exactly when it lies in "
+                f"{OPTION_DECKS_DIR.name}/"
+            )
         decks[deck.slug] = deck
     raise_if_any(lines)
     return dict(sorted(decks.items()))

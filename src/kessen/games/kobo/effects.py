@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kessen.games.kobo import surprise
 from kessen.games.kobo.cards import (
     CHANGE_TARGET,
     MODIFY_LV,
@@ -115,6 +116,9 @@ def run_step(state: KoboState, seat: int, card: int, step: Step, chosen: int) ->
 def resolve_link(state: KoboState, link: Link) -> None:
     """Resolve one chain link (the newest): nothing if negated, else each step in order."""
     card, seat, chosen, negated = link
+    if state.surprise is not None and surprise.is_surprise_link(state, link):
+        surprise.resolve_link(state, link)
+        return
     cdef = state.defs[card]
     number = len(state.chain) + 1
     if negated:

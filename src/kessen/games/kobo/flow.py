@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from kessen.engine.action import Action
 from kessen.engine.frames import FrameMachine
+from kessen.games.kobo import surprise
+from kessen.games.kobo.cards import Condition
 from kessen.games.kobo.endings import end_by_comparison
 from kessen.games.kobo.flow_common import (
     PASS,
@@ -128,11 +130,15 @@ def _legal_turn(state: KoboState, frame: Frame) -> list[Action]:
     return [
         *(Action.of("attack", i + 1) for i in range(SLOTS) if row[seat * SLOTS + i] != EMPTY),
         PASS,
+        *surprise.turn_actions(state),
     ]
 
 
 def _apply_turn(state: KoboState, frame: Frame, action: Action) -> None:
     seat = state.turn_player
+    if action.verb in (surprise.SET, surprise.CLEAR):
+        surprise.apply_turn(state, action)
+        return
     if action == PASS:
         state.stack[-1] = ("end_turn",)
         _pass_turn(state, seat)
@@ -146,6 +152,7 @@ def _pass_turn(state: KoboState, seat: int) -> None:
     state.passes[seat] += 1
     count = state.passes[seat] - 1
     _log(state, "pass", seat=seat, passes=state.passes[seat], penalty=count)
+    surprise.observe(state, Condition.OPPONENT_PASS, 1 - seat)
     deck = state.zone(seat, TDECK)
     taken: list[str] = []
     while count and deck:
@@ -232,6 +239,8 @@ _STEP: dict[str, StepFn] = {
     "tie_pick": _step_tie_pick,
     "sweep": _step_sweep,
     "cleanup": _step_cleanup,
+    surprise.OFFER: surprise.step_offer,
+    surprise.RESOLVE: surprise.step_resolve,
 }
 
 _DECIDE: dict[str, tuple[LegalFn, ApplyFn]] = {
@@ -251,6 +260,7 @@ _DECIDE: dict[str, tuple[LegalFn, ApplyFn]] = {
     "chain": (_legal_chain, _apply_chain),
     "chain_target": (_legal_target, _apply_chain_target),
     "tie_pick": (_legal_tie, _apply_tie),
+    surprise.OFFER: (surprise.legal_offer, surprise.apply_offer),
 }
 
 
@@ -269,7 +279,7 @@ def run_until(state: KoboState, stop: frozenset[str]) -> None:
             return
 
 
-_MACHINE: FrameMachine[KoboState] = FrameMachine(_STEP, _DECIDE)
+_MACHINE: FrameMachine[KoboState] = FrameMachine(_STEP, _DECIDE, surprise.check)
 #: Run frames until one needs a decision (or the game is over).
 advance = _MACHINE.advance
 #: The answers to the pending decision, in a fixed order.

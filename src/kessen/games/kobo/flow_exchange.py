@@ -4,8 +4,14 @@ result, the base-Lv-0 sweep and the clean-up."""
 from __future__ import annotations
 
 from kessen.engine.action import Action
-from kessen.games.kobo import effects
-from kessen.games.kobo.cards import NEGATE_LAST, TIMING_ATTACKING, TIMING_DEFENDING
+from kessen.games.kobo import effects, surprise
+from kessen.games.kobo.cards import (
+    NEGATE_LAST,
+    TIMING_ATTACKING,
+    TIMING_DEFENDING,
+    CardKind,
+    Condition,
+)
 from kessen.games.kobo.endings import check_end
 from kessen.games.kobo.flow_common import (
     PASS,
@@ -86,6 +92,8 @@ def _apply_declare(state: KoboState, frame: Frame, action: Action) -> None:
     )
     state.stack[-1] = ("cleanup",)
     state.stack += [("result",), ("resolve",), ("chain",)]
+    surprise.observe(state, Condition.ATTACKED, 1 - seat)
+    surprise.observe(state, Condition.OWN_ATTACK, seat)
 
 
 # --- the chain -------------------------------------------------------------------------------
@@ -161,6 +169,9 @@ def _apply_chain(state: KoboState, frame: Frame, action: Action) -> None:
 def _add_link(state: KoboState, seat: int, card: int, target: int) -> None:
     cdef = state.defs[card]
     state.chain.append((card, seat, target, False))
+    if state.surprise is not None:
+        against = Condition.TRAP_AGAINST if cdef.kind is CardKind.TRAP else Condition.TACTIC_AGAINST
+        surprise.observe(state, against, 1 - seat)
     if not state.quiet:  # (search worlds: spare building the event on the chain's hot path)
         info: dict[str, object] = {}
         if cdef.needs_choice and target != EMPTY:
@@ -271,7 +282,8 @@ def _step_sweep(state: KoboState, frame: Frame) -> Prompt | None:
 def _step_cleanup(state: KoboState, frame: Frame) -> Prompt | None:
     """Activated cards leave together, in activation order; temporary changes end."""
     state.stack[-1] = ("end_turn",)
-    activated = sorted(link[0] for link in state.resolved)
+    # A surprise link's card is not in the strategy area (the surprise zone's rules see to it).
+    activated = sorted(link[0] for link in state.resolved if link[0] in state.strategy)
     order = {link[0]: i for i, link in enumerate(reversed(state.resolved))}
     activated.sort(key=order.__getitem__)
     for card in activated:

@@ -9,7 +9,7 @@ and the choice of the tactics hands.
 from __future__ import annotations
 
 from kessen.engine.action import Action
-from kessen.games.kobo import effects
+from kessen.games.kobo import effects, surprise
 from kessen.games.kobo.cards import CardKind, Verb
 from kessen.games.kobo.endings import check_end
 from kessen.games.kobo.flow_common import (
@@ -55,6 +55,7 @@ def _step_game(state: KoboState, frame: Frame) -> Prompt | None:
     state.game_no += 1
     for zone in state.zones:
         zone.clear()
+    surprise.reset(state)
     state.battle[:] = [EMPTY] * len(state.battle)
     state.strategy[:] = [EMPTY] * len(state.strategy)
     for card, cdef in enumerate(state.defs):

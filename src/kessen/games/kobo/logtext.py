@@ -20,6 +20,7 @@ from typing import Any
 from kessen.engine.wording import SeatWords, lower_first
 from kessen.games.kobo.cards import CardKind
 from kessen.games.kobo.schema import load_pool
+from kessen.games.kobo.text import condition_text
 
 LANGS = ("ja", "en")
 """The languages log lines are available in."""
@@ -478,6 +479,90 @@ def _match_end(e: Entry, w: _Words) -> str:
     return f"Match over: {won} the match ({score})."
 
 
+# --- the surprise zone (the match option) -------------------------------------------------
+
+
+def _surprise_set(e: Entry, w: _Words) -> str:
+    who, card = w.who(e.get("seat")), e.get("card")
+    if w.ja:
+        what = w.card(card) if card is not None else "カードを1枚"
+        return f"{who}はサプライズ置場に{what}を裏向きで置いた。"
+    what = w.card(card) if card is not None else "a card"
+    return f"{who} set {what} face down in the surprise zone."
+
+
+def _surprise_draw(e: Entry, w: _Words) -> str:
+    who, count, cards = w.who(e.get("seat")), e.get("count", 0), e.get("cards")
+    if w.ja:
+        shown = f"：{w.cards(cards)}" if cards else ""
+        return f"{who}は戦術カードを{count}枚引いた{shown}。"
+    shown = f": {w.cards(cards)}" if cards else ""
+    return f"{who} drew {_plural(count, 'tactic')}{shown}."
+
+
+def _surprise_clear(e: Entry, w: _Words) -> str:
+    who, cards = w.who(e.get("seat")), w.cards(e.get("cards") or [])
+    if w.ja:
+        return f"{who}はサプライズ置場の{cards}を表向きで撤退エリアへ置いた。"
+    return f"{who} cleared {cards} from the surprise zone to the retreat area, face up."
+
+
+def _surprise_flip(e: Entry, w: _Words) -> str:
+    who, card, link = w.who(e.get("seat")), w.card(e.get("card")), e.get("link", 0)
+    cond = condition_text(str(e.get("condition")), w.lang)
+    if w.ja:
+        where = f"攻防連鎖{link}番目として" if link else "直ちに解決する"
+        return f"{who}はサプライズ{card}を表にした（{cond}）：{where}。"
+    where = f"it joins the chain as link {link}" if link else "it resolves at once"
+    return f"{who} flipped the surprise {card} ({cond.lower()}): {where}."
+
+
+def _surprise_decline(e: Entry, w: _Words) -> str:
+    who = w.who(e.get("seat"))
+    if w.ja:
+        return f"{who}はサプライズ置場のカードを表にしなかった。"
+    return f"{who} did not flip its surprise card."
+
+
+_SURPRISE_END = {
+    "ja": {
+        "resolved": "解決した",
+        "cancelled": "打ち消された",
+        "not_carried_out": "何もしなかった",
+    },
+    "en": {"resolved": "resolved", "cancelled": "was cancelled", "not_carried_out": "did nothing"},
+}
+
+
+def _surprise_end(e: Entry, w: _Words) -> str:
+    card, how = w.card(e.get("card")), _SURPRISE_END[w.lang].get(str(e.get("how")), "")
+    if w.ja:
+        return f"サプライズ{card}の能力は{how}。"
+    return f"The surprise {card}'s ability {how}."
+
+
+def _surprise_rule(e: Entry, w: _Words) -> str:
+    who, card, rule = w.who(e.get("seat")), w.card(e.get("card")), e.get("rule")
+    if w.ja:
+        return f"ルール処理（{rule}）：{who}のサプライズ置場の{card}を表向きで撤退エリアへ置いた。"
+    whose = lower_first(w.poss(e.get("seat")))
+    return (
+        f"Rule process ({rule}): {card} left {whose} surprise zone for the retreat area, face up."
+    )
+
+
+_SURPRISE_RENDER: dict[str, Render] = {
+    "surprise_set": _surprise_set,
+    "surprise_draw": _surprise_draw,
+    "surprise_clear": _surprise_clear,
+    "surprise_flip": _surprise_flip,
+    "surprise_decline": _surprise_decline,
+    "surprise_end": _surprise_end,
+    "surprise_rule": _surprise_rule,
+}
+SURPRISE_KINDS = frozenset(_SURPRISE_RENDER)
+"""The log kinds of the surprise-zone option (seen only in matches that switch it on)."""
+
 _RENDER: dict[str, Render] = {
     "game_start": _game_start,
     "standby": _standby,
@@ -536,7 +621,7 @@ def describe(entry: Entry, lang: str = "ja", viewer: int | None = None) -> str:
         raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")
     words = _Words(lang, viewer)
     kind = str(entry.get("kind", ""))
-    render = _RENDER.get(kind)
+    render = _RENDER.get(kind) or _SURPRISE_RENDER.get(kind)
     if render is None:
         fields = ", ".join(f"{k}={v}" for k, v in entry.items() if k != "kind")
         return f"{kind}: {fields}" if fields else kind

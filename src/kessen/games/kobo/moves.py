@@ -65,6 +65,11 @@ def retreat(state: KoboState, card: int) -> None:
     state.battle[seat * SLOTS + slot] = EMPTY
     state.zone(seat, RETREAT).append(card)
     state.note("retreat", {"seat": seat, "slot": slot + 1, "card": state.defs[card].slug})
+    if state.surprise is not None:
+        from kessen.games.kobo.cards import Condition
+        from kessen.games.kobo.surprise import observe  # (the module imports this one)
+
+        observe(state, Condition.ALLY_RETREAT, seat)
 
 
 def shuffle_zone(state: KoboState, seat: int, zone: int) -> None:

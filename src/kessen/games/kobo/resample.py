@@ -29,19 +29,40 @@ def _redistribute(rng: Rng, zones: list[list[int]]) -> None:
         start += size
 
 
+def _surprise_face_down(state: KoboState, seat: int) -> list[int]:
+    """The face-down cards of ``seat``'s surprise zone (none with the option off)."""
+    if state.surprise is None:
+        return []
+    return [card for card, _ in state.surprise.zones[seat] if not state.faceup[card]]
+
+
+def _put_surprise_back(state: KoboState, seat: int, cards: list[int]) -> None:
+    """Write redealt face-down cards back into ``seat``'s surprise zone, keeping the stamps."""
+    if state.surprise is None or not cards:
+        return
+    fresh = iter(cards)
+    state.surprise.zones[seat] = [
+        (card if state.faceup[card] else next(fresh), stamp)
+        for card, stamp in state.surprise.zones[seat]
+    ]
+
+
 def resample(state: S, seat: int, seed: int) -> S:
     """A copy of ``state`` in which everything hidden from ``seat`` is redealt at random.
 
     Redealt: the order of ``seat``'s own decks; the opponent's tactics hand with its tactics
-    deck; the opponent's main hand, main deck and face-down traps together (face-down slots
-    keep holding traps); the order of face-down cards awaiting a blind pick.
+    deck and its face-down surprise card (the surprise-zone option: any tactic it could hold);
+    the opponent's main hand, main deck and face-down traps together (face-down slots keep
+    holding traps); the order of face-down cards awaiting a blind pick.
     """
     new = state.clone()
     rng = Rng(seed)
     opp = 1 - seat
     rng.shuffle(new.zone(seat, MAIN_DECK))
     rng.shuffle(new.zone(seat, TDECK))
-    _redistribute(rng, [new.zone(opp, THAND), new.zone(opp, TDECK)])
+    surprise_down = _surprise_face_down(new, opp)
+    _redistribute(rng, [new.zone(opp, THAND), new.zone(opp, TDECK), surprise_down])
+    _put_surprise_back(new, opp, surprise_down)
     slots = [
         i
         for i in range(opp * SLOTS, opp * SLOTS + SLOTS)

@@ -34,12 +34,15 @@ from pydantic import (
 from kessen.games.kobo.cards import (
     CHAIN_VERBS,
     DEPLOY_VERBS,
+    SURPRISE_VERBS,
     TARGETED_VERBS,
     CardDef,
     CardKind,
+    Condition,
     Scope,
     Side,
     Step,
+    SurpriseAbility,
     Target,
     Timing,
     Verb,
@@ -179,6 +182,21 @@ class _StepModel(BaseModel):
     amount: Annotated[StrictInt, Field(ge=-9, le=9)] = 0
 
 
+class _SurpriseModel(BaseModel):
+    """``surprise = [{on = ..., target = {...}, steps = [...]}]``: a 【！】 ability."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    on: Condition
+    target: _TargetModel | None = None
+    steps: tuple[_StepModel, ...] = ()
+
+    def to_ability(self) -> SurpriseAbility:
+        """The run-time record."""
+        target = None if self.target is None else Target(self.target.side, self.target.scope)
+        return SurpriseAbility(self.on, target, tuple(Step(s.verb, s.amount) for s in self.steps))
+
+
 class _CardModel(BaseModel):
     """One ``[[card]]`` table."""
 
@@ -195,6 +213,7 @@ class _CardModel(BaseModel):
     when: Timing | None = None
     target: _TargetModel | None = None
     steps: tuple[_StepModel, ...] = ()
+    surprise: tuple[_SurpriseModel, ...] = ()
 
     def to_def(self) -> CardDef:
         """The run-time record."""
@@ -211,6 +230,7 @@ class _CardModel(BaseModel):
             when=Timing.ANY if self.when is None else self.when,
             target=target,
             steps=tuple(Step(s.verb, s.amount) for s in self.steps),
+            surprise=tuple(a.to_ability() for a in self.surprise),
         )
 
 
@@ -223,10 +243,45 @@ _Problem = tuple[str, str]
 
 def _card_problems(card: _CardModel) -> list[_Problem]:
     """Every rule a single (well-typed) card breaks."""
-    problems = _icon_problems(card)
+    problems = _icon_problems(card) + _surprise_problems(card)
     if card.kind is CardKind.CHARACTER:
         return problems + _character_problems(card)
     return problems + _effect_problems(card)
+
+
+def _surprise_problems(card: _CardModel) -> list[_Problem]:
+    """【！】 abilities: tactics only; allowed verbs, amounts; a target exactly when a step
+    needs one, never a chosen one (nobody is asked for a target mid-event)."""
+    if not card.surprise:
+        return []
+    if card.kind is not CardKind.TACTIC:
+        return [("surprise", f"only tactics have 【！】 abilities, not {_KIND_WORD[card.kind]}")]
+    problems: list[_Problem] = []
+    for i, ability in enumerate(card.surprise):
+        where = f"surprise[{i}]"
+        if not ability.steps:
+            problems.append((f"{where}.steps", "a 【！】 ability needs at least one step"))
+        for j, step in enumerate(ability.steps):
+            if step.verb not in SURPRISE_VERBS:
+                names = ", ".join(sorted(SURPRISE_VERBS))
+                problems.append(
+                    (
+                        f"{where}.steps[{j}].verb",
+                        f"{step.verb.value!r} is not allowed (allowed: {names})",
+                    )
+                )
+            if reason := _amount_problem(step):
+                problems.append((f"{where}.steps[{j}].amount", reason))
+        targeted = any(s.verb in TARGETED_VERBS for s in ability.steps)
+        if targeted and ability.target is None:
+            problems.append((f"{where}.target", "a Lv or retreat step needs a target"))
+        if not targeted and ability.target is not None:
+            problems.append((f"{where}.target", "no step uses a target; remove it"))
+        if ability.target is not None and ability.target.scope is Scope.CHOSEN:
+            problems.append(
+                (f"{where}.target.scope", "a 【！】 ability uses scope 'participants' or 'all'")
+            )
+    return problems
 
 
 def _icon_problems(card: _CardModel) -> list[_Problem]:

@@ -38,6 +38,63 @@ ZONE_NAMES = (
 )
 
 Frame = tuple[Any, ...]
+
+
+class SurpriseData:
+    """The surprise-zone module's part of a state (:mod:`kessen.games.kobo.surprise`).
+
+    ``zones[seat]`` lists ``(card, stamp)`` entries (the face is ``KoboState.faceup``);
+    ``stamp`` is the entry clock; ``used[seat]`` the turn of the seat's last Set or Clear;
+    ``offers`` the ``(seat, condition)`` flip prompts still to ask; ``pending`` the surprise
+    instances in the resolution zone, ``(card, ability index)``; ``kept`` the cards whose
+    surprise ability was cancelled or not carried out (for ``cancelled_surprise = stay``).
+    """
+
+    __slots__ = ("kept", "offers", "pending", "stamp", "used", "zones")
+
+    def __init__(self) -> None:
+        self.zones: list[list[tuple[int, int]]] = [[], []]
+        self.stamp = 0
+        self.used = [0, 0]
+        self.offers: list[tuple[int, str]] = []
+        self.pending: list[tuple[int, int]] = []
+        self.kept: list[int] = []
+
+    def copy(self) -> SurpriseData:
+        """An independent copy."""
+        new = SurpriseData.__new__(SurpriseData)
+        new.zones = [z[:] for z in self.zones]
+        new.stamp = self.stamp
+        new.used = self.used[:]
+        new.offers = self.offers[:]
+        new.pending = self.pending[:]
+        new.kept = self.kept[:]
+        return new
+
+    def to_json(self) -> Json:
+        """JSON form."""
+        return {
+            "zones": [[list(e) for e in z] for z in self.zones],
+            "stamp": self.stamp,
+            "used": self.used[:],
+            "offers": [list(o) for o in self.offers],
+            "pending": [list(p) for p in self.pending],
+            "kept": self.kept[:],
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> SurpriseData:
+        """Inverse of :meth:`to_json`."""
+        new = SurpriseData()
+        new.zones = [[(c, t) for c, t in z] for z in data["zones"]]
+        new.stamp = data["stamp"]
+        new.used = list(data["used"])
+        new.offers = [(s, c) for s, c in data["offers"]]
+        new.pending = [(c, i) for c, i in data["pending"]]
+        new.kept = list(data["kept"])
+        return new
+
+
 Link = tuple[
     int, int, int, bool
 ]  # card, controller seat, chosen target (id, link no. or -1), negated
@@ -86,6 +143,7 @@ class KoboState(GameState):
         "rng",
         "stack",
         "strategy",
+        "surprise",
         "target",
         "temp",
         "turn",
@@ -127,6 +185,8 @@ class KoboState(GameState):
     log: list[Event]
     quiet: bool
     """Write no events (search worlds: nobody reads their log, and it costs)."""
+    surprise: SurpriseData | None
+    """The surprise-zone module's data (``None`` when the match option is off)."""
 
     # --- construction -------------------------------------------------------------------
 
@@ -173,6 +233,7 @@ class KoboState(GameState):
         state.match_result = None
         state.log = []
         state.quiet = False
+        state.surprise = SurpriseData() if config.surprise else None
         return state
 
     # --- queries ------------------------------------------------------------------------
@@ -208,12 +269,16 @@ class KoboState(GameState):
         ]
 
     def remaining_cards(self, seat: int) -> int:
-        """Face-down traps + tactics hand + tactics deck (the wipe tie-breaker)."""
-        return (
+        """Face-down traps + tactics hand + tactics deck (the wipe tie-breaker), and a
+        face-down surprise card (it can still be used) when the option is on."""
+        count = (
             len(self.face_down_traps(seat))
             + len(self.zone(seat, THAND))
             + len(self.zone(seat, TDECK))
         )
+        if self.surprise is not None:
+            count += sum(1 for card, _ in self.surprise.zones[seat] if not self.faceup[card])
+        return count
 
     def on_field(self, card: int) -> bool:
         """True if ``card`` is a character in a battle slot."""
@@ -316,11 +381,12 @@ class KoboState(GameState):
         new.match_result = self.match_result
         new.log = self.log[:]
         new.quiet = self.quiet
+        new.surprise = None if self.surprise is None else self.surprise.copy()
         return new
 
     def to_json(self) -> Json:
         """The whole state as JSON data."""
-        return {
+        out: Json = {
             "config": self.config.to_json(),
             "cards": [d.slug for d in self.defs],
             "owner": list(self.owner),
@@ -352,6 +418,9 @@ class KoboState(GameState):
             "match_result": list(self.match_result) if self.match_result else None,
             "log": [e.to_json() for e in self.log],
         }
+        if self.surprise is not None:
+            out["surprise"] = self.surprise.to_json()
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
@@ -392,6 +461,8 @@ class KoboState(GameState):
         new.match_result = (mr[0], mr[1]) if mr else None
         new.log = [Event.from_json(e) for e in data["log"]]
         new.quiet = False
+        raw = data.get("surprise")
+        new.surprise = None if raw is None else SurpriseData.from_json(raw)
         return new
 
     def audit(self) -> None:
@@ -403,6 +474,12 @@ class KoboState(GameState):
         for card in self.battle + self.strategy:
             if card != EMPTY:
                 seen[card] += 1
+        if self.surprise is not None:
+            for seat, entries in enumerate(self.surprise.zones):
+                for card, _ in entries:
+                    seen[card] += 1
+                    if self.owner[card] != seat:
+                        raise AssertionError(f"surprise zone {seat} holds the opponent's card")
         bad = [i for i, n in enumerate(seen) if n != 1]
         if bad:
             raise AssertionError(f"cards not in exactly one place: {bad}")

@@ -14,7 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kessen.games.kobo.cards import CardDef, CardKind, Scope, Side, Step, Target, Timing, Verb
+from kessen.games.kobo.cards import (
+    CardDef,
+    CardKind,
+    Condition,
+    Scope,
+    Side,
+    Step,
+    SurpriseAbility,
+    Target,
+    Timing,
+    Verb,
+)
 
 LANGS = ("ja", "en")
 """The languages card text is available in."""
@@ -231,7 +242,58 @@ def card_text(card: CardDef, lang: str = "ja") -> str:
         lines.append(_KEYWORD_LINE[lang]["limited"])
     if card.steps:
         lines.append(effect_text(card, lang))
+    lines += [surprise_line(ability, lang) for ability in card.surprise]
     return "\n".join(lines)
+
+
+_CONDITION = {
+    "ja": {
+        Condition.ATTACKED: "相手があなたのキャラへのアタックを宣言した時",
+        Condition.TRAP_AGAINST: "相手が罠を発動した時",
+        Condition.TACTIC_AGAINST: "相手が戦術を使った時",
+        Condition.ALLY_RETREAT: "あなたのキャラが撤退した時",
+        Condition.OPPONENT_PASS: "相手がパスした時",
+        Condition.OWN_ATTACK: "あなたがアタックを宣言した時",
+    },
+    "en": {
+        Condition.ATTACKED: "When the opponent declares an attack on your character",
+        Condition.TRAP_AGAINST: "When the opponent activates a trap",
+        Condition.TACTIC_AGAINST: "When the opponent plays a tactic",
+        Condition.ALLY_RETREAT: "When a character of yours retreats",
+        Condition.OPPONENT_PASS: "When the opponent passes",
+        Condition.OWN_ATTACK: "When you declare an attack",
+    },
+}
+
+
+def condition_text(condition: Condition | str, lang: str = "ja") -> str:
+    """The words of a 【！】 condition.
+
+    >>> condition_text("opponent_pass"), condition_text("opponent_pass", "en")
+    ('相手がパスした時', 'When the opponent passes')
+    """
+    _check_lang(lang)
+    return _CONDITION[lang][Condition(condition)]
+
+
+def surprise_line(ability: SurpriseAbility, lang: str = "ja") -> str:
+    """A 【！】 ability's line: 「【自】[condition]→effect【！】」 (its Lv changes are permanent;
+    its draws come from the tactics deck).
+
+    >>> from kessen.games.kobo.cards import Step, Verb
+    >>> print(surprise_line(SurpriseAbility(Condition.ALLY_RETREAT, None, (Step(Verb.DRAW, 2),))))
+    【自】[あなたのキャラが撤退した時]→戦術デッキからカードを2枚引く。【！】
+    """
+    _check_lang(lang)
+    as_set = CardDef("", "", "", CardKind.TRAP, target=ability.target, steps=ability.steps)
+    effect = effect_text(as_set, lang)
+    effect = effect.replace("メインデッキから", "戦術デッキから").replace(
+        "from your main deck", "from your tactics deck"
+    )
+    cond = condition_text(ability.on, lang)
+    if lang == "ja":
+        return f"【自】[{cond}]→{effect}【！】"
+    return f"[Auto] [Surprise: {cond[:1].lower()}{cond[1:]}] → {effect} [!]"
 
 
 def _timing_line(timing: Timing, lang: str) -> str:

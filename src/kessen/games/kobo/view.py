@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from kessen.engine.contract import Json
-from kessen.games.kobo import text
+from kessen.games.kobo import surprise, text
 from kessen.games.kobo.decks import deck_to_json
 from kessen.games.kobo.effects import side_seat
 from kessen.games.kobo.preview import chain_preview, resolution_record
@@ -91,7 +91,7 @@ def _side(state: KoboState, seat: int, viewer: int | None, everything: bool, lan
         else:
             strategy.append({"face": "down"})
     deck = state.config.decks[seat]
-    return {
+    out: Json = {
         "seat": seat,
         "deck": {**deck_to_json(deck), "name": deck.name_ja if lang == "ja" else deck.name_en},
         "main_deck": len(state.zone(seat, MAIN_DECK)),
@@ -107,12 +107,33 @@ def _side(state: KoboState, seat: int, viewer: int | None, everything: bool, lan
         "passes": state.passes[seat],
         "remaining": state.remaining_cards(seat),
     }
+    if state.surprise is not None:
+        out["surprise"] = _surprise_zone(state, seat, sees, lang)
+        out["surprise_used"] = state.surprise.used[seat] == state.turn
+    return out
+
+
+def _surprise_zone(state: KoboState, seat: int, sees: bool, lang: str) -> list[Json]:
+    """The seat's surprise zone, oldest first: a face-down card shows its identity to its
+    owner (and to "show all") only; the entry stamp (the order of placement) is public."""
+    assert state.surprise is not None
+    out: list[Json] = []
+    for card, stamp in state.surprise.zones[seat]:
+        if state.faceup[card]:
+            out.append({"face": "up", **_card(state, card, lang), "stamp": stamp})
+        elif sees:
+            out.append({"face": "down", **_card(state, card, lang), "stamp": stamp})
+        else:
+            out.append({"face": "down", "stamp": stamp})
+    return out
 
 
 def _link(state: KoboState, index: int, link: tuple[int, int, int, bool], lang: str) -> Json:
     card, seat, chosen, negated = link
     out: Json = {"link": index + 1, "seat": seat, **_card(state, card, lang), "negated": negated}
     cdef = state.defs[card]
+    if state.surprise is not None and card not in state.strategy:
+        out["surprise"] = True  # a flipped 【！】 ability (its card lies in the surprise zone)
     if cdef.needs_choice and chosen != EMPTY:
         slot = state.slot_of(chosen)
         out["target"] = {"seat": state.owner[chosen], "slot": slot + 1 if slot != EMPTY else None}
@@ -153,6 +174,16 @@ def _context(state: KoboState, viewer: int | None, everything: bool, lang: str) 
         return {"left": frame[2]}
     if kind == "turn_decide":
         return {"pass_penalty": state.passes[seat]}
+    if kind == "surprise_offer":
+        offer: Json = {
+            "condition": frame[2],
+            "condition_text": text.condition_text(frame[2], lang),
+        }
+        if sees:
+            card = surprise.face_down_card(state, frame[1])
+            offer["card"] = _card(state, card, lang)
+            offer["matches"] = surprise.matching(state, frame[1], frame[2]) >= 0
+        return offer
     return {}
 
 
