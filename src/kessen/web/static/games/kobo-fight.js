@@ -16,7 +16,7 @@ import { S, saveSettings, scheduleRender } from '../shell/state.js';
 /** Milliseconds per playback step for each pace of the settings menu. */
 export const PACES = { off: 0, fast: 450, normal: 900, slow: 1500 };
 
-/** The playback state: what was played per session, and the running playback (or null). */
+/** The playback state: the last record seen per session, and the running playback (or null). */
 export const P = { played: new Map(), run: null };
 
 export function paceMs() {
@@ -240,23 +240,23 @@ function preOf(prev, view, res) {
   return prev;
 }
 
-function recordKey(view, res) {
-  return `${view.match.results.length}:${res.log_index}:${res.links.map((l) => l.slug).join(',')}`;
+/** What identifies a record: its place in the log, its links and its declaration (not what
+ *  fills in later: a tie choice, the clean-up). */
+function recordKey(res) {
+  return JSON.stringify([res.log_index, res.links.map((l) => [l.link, l.slug]), res.declared]);
 }
 
-/** A new live view: start the playback of a chain that just closed (once per record), in a
- *  match against COM (COM vs COM runs at the server's pace, the spectator's board follows it).
- *  A view of a session seen for the first time plays nothing (a reload does not replay the
- *  past). */
+/** A new live view: start the playback of a chain that just closed (once per record: the
+ *  record stays in the views until the next declaration, even into the next game), in a match
+ *  against COM (COM vs COM runs at the server's pace, the spectator's board follows it). A view
+ *  of a session seen for the first time plays nothing (a reload does not replay the past). */
 export function maybePlay(prev, view) {
   const res = view.resolution;
   const sid = view.session.id;
-  if (!P.played.has(sid)) P.played.set(sid, new Set());
-  const played = P.played.get(sid);
   if (!res || S.replay || !view.history.live || view.session.mode !== 'vs_com') return false;
-  const key = recordKey(view, res);
-  if (played.has(key)) return false;
-  played.add(key);
+  const key = recordKey(res);
+  if (P.played.get(sid) === key) return false;
+  P.played.set(sid, key);
   const fresh = prev && prev.session.id === sid;
   if (!fresh || !(res.links.length || res.game_end) || paceMs() <= 0) return false;
   finish();
