@@ -170,7 +170,7 @@ def play_first_options(driver: Driver, until: str, limit: int = 200) -> None:
 
 # --- every screen size: whole games by touch or click ------------------------------------
 
-SIZES = {
+SIZES: dict[str, dict[str, Any]] = {
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
     "laptop": {"viewport": {"width": 1280, "height": 800}},
     "desktop": {"viewport": {"width": 1600, "height": 1000}},
@@ -179,8 +179,18 @@ SIZES = {
 
 # TWGP: verbs that move a game on toward its end, most wanted first (the rest: the first).
 _TWGP_PREFERENCE = (
-    "direct", "assault", "charge-drive", "power-drive", "setup", "attach", "battle",
-    "counter-drive", "accept", "full-charge", "end", "done",
+    "direct",
+    "assault",
+    "charge-drive",
+    "power-drive",
+    "setup",
+    "attach",
+    "battle",
+    "counter-drive",
+    "accept",
+    "full-charge",
+    "end",
+    "done",
 )
 
 _READY_ANY = """() => {
@@ -336,3 +346,25 @@ def _place_of(page: Page, ruleset: str, action: str, now: dict[str, Any]) -> str
         assert page.locator(sel).count() == 1, f"the pool card of {action} does not glow"
         return sel
     return None
+
+
+# --- accessibility --------------------------------------------------------------------------
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+"""axe-core, vendored for the tests (see vendor/README.md); never served by the app."""
+
+_AXE_RUN = """async (sel) => {
+  const where = sel ? document.querySelector(sel) : document;
+  const r = await axe.run(where, { resultTypes: ['violations'] });
+  return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v =>
+    `${v.impact} ${v.id}: ${v.help} — `
+    + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(', '));
+}"""
+
+
+def serious_violations(page: Page, within: str | None = None) -> list[str]:
+    """axe-core's serious and critical violations on the page (or inside ``within``). The
+    context must have loaded axe with ``add_init_script(path=AXE)`` (an init script, so the
+    page's Content-Security-Policy stays as it is)."""
+    found: list[str] = page.evaluate(_AXE_RUN, within)
+    return found

@@ -28,7 +28,9 @@ WIDER = """() => Array.from(document.querySelectorAll('body *')).filter(e => {
   return r.width > 0 && r.right > document.documentElement.clientWidth + 1;
 }).slice(0, 3).map(e => {
   const path = [];
-  for (let x = e; x && x !== document.body; x = x.parentElement) path.push(x.id || String(x.className).split(' ')[0]);
+  for (let x = e; x && x !== document.body; x = x.parentElement) {
+    path.push(x.id || String(x.className).split(' ')[0]);
+  }
   return `${path.join(' < ')} (${Math.round(e.getBoundingClientRect().right)})`;
 })"""
 

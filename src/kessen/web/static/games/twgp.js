@@ -191,6 +191,7 @@ function markSelectable(v) {
   for (const e of $$('#tw-board .tw-sel, #tw-board .tw-focused')) {
     e.classList.remove('tw-sel', 'tw-focused', 'pickable');
     e.removeAttribute('aria-label');
+    e.removeAttribute('aria-description');
     e.removeAttribute('aria-pressed');
   }
   if (!isMyPrompt(v) || S.awaiting != null || !online()) return;
@@ -200,7 +201,8 @@ function markSelectable(v) {
     const el = $(`#tw-board [data-ref="${CSS.escape(r)}"]`);
     if (!el) return;
     el.classList.add(cls, 'pickable');
-    el.setAttribute('aria-label', refName(r, v));
+    // A card is read by its own face; an empty place is named.
+    el.setAttribute(el.textContent.trim() ? 'aria-description' : 'aria-label', refName(r, v));
     el.setAttribute('aria-pressed', String(cls === 'tw-focused'));
   };
   for (const r of T.focus) mark(r, 'tw-focused');

@@ -23,7 +23,7 @@ export function decorateKeys() {
     if (el.matches(CHOOSABLE)) continue;
     el.removeAttribute('tabindex');
     el.removeAttribute('role');
-    if (el.dataset.kbl) el.removeAttribute('aria-label');
+    if (el.dataset.kbl) el.removeAttribute(el.dataset.kbl);
     delete el.dataset.kbf;
     delete el.dataset.kbl;
   }
@@ -32,12 +32,7 @@ export function decorateKeys() {
     el.tabIndex = 0;
     el.setAttribute('role', 'button');
     el.dataset.kbf = '1';
-    if (el.dataset.act && (!el.hasAttribute('aria-label') || el.dataset.kbl)) {
-      const b = $(`#ops button.act[data-action="${CSS.escape(el.dataset.act)}"]`);
-      const name = b ? b.textContent.trim() : el.dataset.act;
-      el.setAttribute('aria-label', name);
-      el.dataset.kbl = '1';
-    }
+    if (el.dataset.act) describe(el);
   }
   const shown = shownChoices();
   for (const b of $$('#ops button.act[data-key]')) {
@@ -49,6 +44,19 @@ export function decorateKeys() {
     b.setAttribute('aria-keyshortcuts', String(i + 1));
   });
   keepFocus();
+}
+
+/** A board place is read by its own text (a card's name) and described by the action it
+ *  sends (the operation panel's button of the same action); a place without text is named by
+ *  the action. A name or description the game gave stays. */
+function describe(el) {
+  const b = $(`#ops button.act[data-action="${CSS.escape(el.dataset.act)}"]`);
+  const action = b ? b.textContent.trim() : el.dataset.act;
+  const attr = el.textContent.trim() ? 'aria-description' : 'aria-label';
+  if (el.hasAttribute(attr) && el.dataset.kbl !== attr) return;
+  if (el.dataset.kbl && el.dataset.kbl !== attr) el.removeAttribute(el.dataset.kbl);
+  el.setAttribute(attr, action);
+  el.dataset.kbl = attr;
 }
 
 /** Playing from the keyboard, a choice that disappeared (the prompt was answered) hands the
