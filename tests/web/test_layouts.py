@@ -133,3 +133,57 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
     snap(page, f"{size}_{ruleset}_4_end")
     # The end dialog's buttons fit on screen.
     assert on_screen(page, "#overlay .modal-buttons button")
+
+
+# --- the start screen's words and the top bar's 新しい対戦 -------------------------------------
+
+
+def test_com_levels_new_match_and_leaving_com_vs_com(page: Any, server: str) -> None:
+    import httpx
+
+    page.wait_for_selector("#start:not([hidden])")
+    levels = page.eval_on_selector_all("#com-level option", "os => os.map(o => o.textContent)")
+    assert levels[:3] == ["やさしい", "ふつう", "つよい"]
+    page.click('#start [data-lang="en"]')
+    page.wait_for_function(
+        "() => document.querySelector('#com-level option').textContent === 'Easy'"
+    )
+    levels = page.eval_on_selector_all("#com-level option", "os => os.map(o => o.textContent)")
+    assert levels[:3] == ["Easy", "Normal", "Strong"]
+    page.click('#start [data-lang="ja"]')
+
+    # Before the player has moved, 新しい対戦 leaves on the first press.
+    page.click("#start-button")
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'")
+    page.click("#btn-quit")
+    page.wait_for_selector("#start:not([hidden])")
+    # During a match being played, the first press asks and the second leaves.
+    page.click("#start-button")
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'")
+    first = page.evaluate("window.kobo.view.pending.legal[0]")
+    before = page.evaluate("document.body.dataset.promptId")
+    page.click(f'#ops button.act[data-action="{first}"]')
+    page.wait_for_function(f"() => document.body.dataset.promptId !== '{before}'")
+    page.click("#btn-quit")
+    assert page.is_visible("#game") and "もう一度" in page.inner_text("#btn-quit")
+    page.click("#btn-quit")
+    page.wait_for_selector("#start:not([hidden])")
+
+    # Leaving a COM-vs-COM match stops it: its step count no longer moves.
+    page.check('input[name=mode][value="com_vs_com"]')
+    page.click("#start .advanced summary")
+    page.select_option("#pace", "0.5")
+    page.click("#start-button")
+    page.wait_for_function("() => window.kobo.view && window.kobo.view.history.steps >= 3")
+    game = page.evaluate("window.kobo.game.id")
+    page.click("#btn-quit")
+    page.wait_for_selector("#start:not([hidden])")
+
+    def steps() -> tuple[int, bool]:
+        listed = httpx.get(f"{server}/api/games", timeout=10).json()
+        mine = next(s for s in listed if s["id"] == game)
+        return mine["steps"], mine["over"]
+
+    left = steps()
+    page.wait_for_timeout(2500)  # five moves' time at this pace
+    assert steps() == left and not left[1]

@@ -6,7 +6,7 @@ import { t } from './i18n.js';
 import { toast } from './overlay.js';
 import { gameOfView } from './registry.js';
 import { isMyPrompt, online } from './seats.js';
-import { S, scheduleRender } from './state.js';
+import { S, saveGame, scheduleRender } from './state.js';
 
 const handlers = { state: () => {}, error: () => {} };
 
@@ -115,6 +115,10 @@ export function act(action) {
   if (!isMyPrompt(v)) return;
   if (send({ type: 'act', prompt_id: v.pending.prompt_id, action })) {
     S.awaiting = v.pending.prompt_id;
+    if (S.game && !S.game.acted) {
+      S.game.acted = true; // a match you have played in: leaving it asks first
+      saveGame(S.game);
+    }
     S.hover = null;
     // Nothing may be chosen twice: disable every choice at once, before the next frame.
     for (const b of $$('#ops button.act')) b.disabled = true;

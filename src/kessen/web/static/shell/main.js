@@ -152,9 +152,10 @@ function undoReason(hist) {
 }
 
 
-/** Whether leaving would abandon a match the player is playing (begun, not over). */
+/** Whether leaving would abandon a match the player is playing (not over, and this page has
+ *  made a move in it). */
 function inProgress(v) {
-  return !!v && v.session.mode === 'vs_com' && !isSpectator() && !isOver(v) && v.history.steps > 0;
+  return !!v && v.session.mode === 'vs_com' && !isSpectator() && !isOver(v) && !!(S.game && S.game.acted);
 }
 
 /* ================================================================== events */
