@@ -98,10 +98,7 @@ def _down(w: _Words, e: Entry) -> str:
     name_en = name if card else "an LP card"
     if w.ja:
         return f"{w.who(e['seat'])}は{cause}ダウンした。{name}が{where[0]}（残りLP {e['lp']}）。"
-    return (
-        f"{w.who(e['seat'])} is downed{cause}; {name_en} goes {where[1]} "
-        f"(LP {e['lp']} left)."
-    )
+    return f"{w.who(e['seat'])} is downed{cause}; {name_en} goes {where[1]} (LP {e['lp']} left)."
 
 
 def _draw(w: _Words, e: Entry) -> str:
