@@ -393,7 +393,7 @@ def _heuristic() -> HeuristicPlayer:
 
 #: Prompts of the exchange, where rollouts ask the heuristic COM (from the acting seat's view of
 #: the simulated world); elsewhere the cheap :func:`policy` answers.
-HEURISTIC_PROMPTS = frozenset({"turn", "declare", "chain", "target", "tie", "penalty"})
+HEURISTIC_PROMPTS = frozenset({"turn", "declare", "chain", "target", "tie", "penalty", "surprise"})
 #: Prompts the search leaves to the heuristic COM outright (the standby's routine choices).
 ROUTINE_PROMPTS = frozenset(
     {"standby", "place", "set", "deploy", "deploy_target", "nominate", "blind", "tactics"}

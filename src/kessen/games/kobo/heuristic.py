@@ -19,6 +19,7 @@ from typing import Any
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
+from kessen.games.kobo import heuristic_surprise as surprise_rules
 from kessen.games.kobo.cards import (
     CHANGE_TARGET,
     MODIFY_LV,
@@ -636,7 +637,12 @@ class HeuristicPlayer:
             return eager
         return None
 
+    def _on_surprise(self, view: Json, legal: list[Action]) -> Action | None:
+        return surprise_rules.flip_choice(view, legal)
+
     def _on_turn(self, view: Json, legal: list[Action]) -> Action | None:
+        if (zone_move := surprise_rules.turn_choice(view, legal)) is not None:
+            return zone_move
         plan = self._plan(view, ())
         if plan is None:
             return Action.of("pass")

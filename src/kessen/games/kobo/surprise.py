@@ -165,7 +165,7 @@ def check(state: KoboState) -> None:
         return
     if any(data.zones[0]) or any(data.zones[1]):
         check_timing(state, _RULES, _apply)
-    while data.offers and top != OFFER:
+    while data.offers and top not in (OFFER, RESOLVE):
         seat, condition = data.offers.pop(0)
         if face_down_card(state, seat) != EMPTY:
             state.stack.append((OFFER, seat, condition))

@@ -179,6 +179,9 @@ def _context(state: KoboState, viewer: int | None, everything: bool, lang: str) 
             "condition": frame[2],
             "condition_text": text.condition_text(frame[2], lang),
         }
+        # The frames under the prompt are public (no card in them): a world rebuilt from this
+        # view (the search COM's) continues exactly where the game does.
+        offer["stack"] = [list(f) for f in state.stack[:-1]]
         if sees:
             card = surprise.face_down_card(state, frame[1])
             offer["card"] = _card(state, card, lang)
@@ -244,7 +247,7 @@ def render(
         }
     outcome = state.outcome
     log = [e.visible(viewer, everything) for e in state.log]
-    return {
+    out: Json = {
         "ruleset": "kobo",
         "viewer": viewer,
         "everything": everything,
@@ -282,3 +285,9 @@ def render(
         ),
         "log": log,
     }
+    if state.surprise is not None:
+        out["surprise"] = {
+            "cancelled": state.config.cancelled_surprise,
+            "offers": [list(o) for o in state.surprise.offers],
+        }
+    return out

@@ -34,6 +34,7 @@ from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
 from kessen.engine.log import Event
 from kessen.engine.rng import Rng
+from kessen.games.kobo import worlds_surprise as surprise_worlds
 from kessen.games.kobo.cards import CardKind, Verb
 from kessen.games.kobo.config import KoboConfig
 from kessen.games.kobo.decks import deck_from_json
@@ -102,7 +103,12 @@ def _config(view: Json) -> KoboConfig:
         data = {k: v for k, v in side["deck"].items() if k != "name"}
         decks.append(deck_from_json(data))
     match = view["match"]
-    return KoboConfig((decks[0], decks[1]), best_of=match["best_of"], turn_limit=view["turn_limit"])
+    return KoboConfig(
+        (decks[0], decks[1]),
+        best_of=match["best_of"],
+        turn_limit=view["turn_limit"],
+        **surprise_worlds.options(view),
+    )
 
 
 def _temp_changes(log: Sequence[Json]) -> dict[tuple[int, int], int]:
@@ -215,9 +221,11 @@ def world_from_view(
             state.zone(s, REVEAL).extend(
                 up[i] if i in up else down.pop() for i in range(len(reveal))
             )
+    surprise_worlds.rebuild_zones(state, view, pools, seat, rng)
     _deal_hidden(state, view, pools, seat, opp, hidden_traps, rng)
     _scalars(state, view, extras)
     _attack_and_chain(state, view, pools)
+    surprise_worlds.rebuild_pending(state, view)
     state.stack = _stack(state, view)
     state.prompt = (pending["seat"], pending["prompt"])
     state.prompt_id = pending["prompt_id"]
@@ -325,7 +333,10 @@ def _attack_and_chain(state: KoboState, view: Json, pools: list[_Pool]) -> None:
 
     def link(entry: Json) -> Link:
         seat = entry["seat"]
-        card = _faceup_card(state, seat, entry["slug"], used)
+        if entry.get("surprise"):
+            card = surprise_worlds.link_card(state, seat, entry["slug"], used)
+        else:
+            card = _faceup_card(state, seat, entry["slug"], used)
         chosen = EMPTY
         if "target" in entry:
             target = entry["target"]
@@ -425,6 +436,8 @@ def _stack(state: KoboState, view: Json) -> list[Frame]:
         return [*frames, steps, ("blind", owner)]
     if prompt == "turn":
         return [("turn_decide",)]
+    if prompt == "surprise":
+        return surprise_worlds.stack(view)
     if prompt == "penalty":
         return [("end_turn",), ("penalty", seat, context["left"])]
     if prompt == "declare":
