@@ -71,7 +71,7 @@ def _without_deck_lists(view: Json) -> Json:
 
 
 def hidden_kobo(state: KoboState, seat: int) -> set[str]:
-    """Kōbō: the opponent's hands, decks and face-down strategy cards."""
+    """Kōbō: the opponent's hands, decks, face-down strategy cards and surprise card."""
     foe = 1 - seat
     cards = [c for zone in (HAND, THAND, MAIN_DECK, TDECK) for c in state.zone(foe, zone)]
     cards += [
@@ -79,6 +79,8 @@ def hidden_kobo(state: KoboState, seat: int) -> set[str]:
         for c in state.strategy[foe * SLOTS : foe * SLOTS + SLOTS]
         if c != -1 and not state.faceup[c]
     ]
+    if state.surprise is not None:  # the surprise-zone option: a face-down surprise card
+        cards += [c for c, _ in state.surprise.zones[foe] if not state.faceup[c]]
     return {state.defs[c].slug for c in cards}
 
 

@@ -39,8 +39,9 @@ class _SearchLevel:
         return make_player("kobo", self.key, seed)
 
 
-SECRET_VERBS = frozenset({"take", "name"})
-"""Verbs whose argument is a card taken from, or named out of, a hidden deck or hand."""
+SECRET_VERBS = frozenset({"take", "name", "surprise-set"})
+"""Verbs whose argument is a card taken from, or named out of, a hidden deck or hand (a
+surprise Set names the card it puts face down)."""
 
 
 def secret_action(action: Action) -> bool:

@@ -8,7 +8,8 @@ from typing import Any
 
 from kessen.engine.contract import Json
 from kessen.games.kobo.card_versions import current_version, pool_for
-from kessen.games.kobo.decks import starter_decks
+from kessen.games.kobo.config import OPTIONS
+from kessen.games.kobo.decks import Deck, option_decks, starter_decks
 from kessen.games.kobo.icons import load_icons
 from kessen.games.kobo.text import card_text, kind_label
 
@@ -44,20 +45,38 @@ def _catalog(lang: str, version: int) -> Json:
         }
         for c in pool.cards.values()
     }
-    decks = {
-        d.slug: {
+
+    def deck_entry(d: Deck) -> Json:
+        out: Json = {
             "slug": d.slug,
             "name": d.name(lang),
             "style": d.style(lang),
             "main": [list(e) for e in d.main],
             "tactics": [list(e) for e in d.tactics],
         }
-        for d in starter_decks().values()
+        if d.requires:
+            out["requires"] = list(d.requires)
+        return out
+
+    decks = {d.slug: deck_entry(d) for d in starter_decks().values()}
+    # Decks that need a match option are listed apart, so a start screen offers them only
+    # with the option on (a config naming one without it is refused).
+    option_deck_entries = {d.slug: deck_entry(d) for d in option_decks().values()}
+    options = {
+        name: {
+            "name": name,
+            "default": spec["default"],
+            "label": spec[f"label_{lang}"],
+            "help": spec[f"help_{lang}"],
+        }
+        for name, spec in OPTIONS.items()
     }
     used = sorted({str(card["icon"]) for card in cards.values() if card["icon"]})
     return {
         "cards": cards,
         "decks": decks,
+        "option_decks": option_deck_entries,
+        "options": options,
         "icons": {name: icons.svg(name) for name in used},
         "data_hash": pool.data_hash,
         "card_data": pool.version,

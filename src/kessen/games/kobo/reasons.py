@@ -111,6 +111,9 @@ def _chain_cards(state: KoboState, seat: int) -> list[Json]:
     answering = top == "chain" and state.prompt is not None and state.prompt[0] == seat
     in_chain = _in_chain(state)
     names, slots = _penalty_picks(state, seat)
+    if state.surprise is not None and state.prompt is not None and state.prompt[0] == seat:
+        # The surprise-zone option: a card the seat may set now is in use (no reason).
+        names |= {str(a.args[0]) for a in state.legal_actions() if a.verb == "surprise-set"}
     for index, card in enumerate(state.zone(seat, THAND)):
         if state.defs[card].slug in names:
             continue
