@@ -74,8 +74,9 @@ CHUNKS = 4
 def test_random_playouts_with_the_option_on(chunk: int) -> None:
     """Every game ends before its turn limit; audit, secrecy (resampling included), JSON
     round trip and replay hashes hold at every deep step; the zone is used."""
-    used = 0
-    for seed in range(chunk, GAMES, CHUNKS):
+    used = steps = deep_steps = 0
+    games = range(chunk, GAMES, CHUNKS)
+    for seed in games:
         deep = 1 if seed < 12 else 25
         report = random_playout("kobo", _config(seed), seed, deep_every=deep)
         final = report.final
@@ -83,9 +84,15 @@ def test_random_playouts_with_the_option_on(chunk: int) -> None:
         assert final.pending is None and report.outcome is not None, seed
         assert not any(reason == "turn_limit" for _, reason, _ in final.results), seed
         used += sum(1 for e in final.log if e.kind.startswith("surprise_"))
+        steps += report.steps
+        deep_steps += report.steps if deep == 1 else report.steps // deep
         if seed % 10 == 0:
             for viewer in (0, 1, None):
                 _check_surprise_view(final.view(viewer), viewer)
+    print(  # shown with -s: the figures of a long run
+        f"chunk {chunk}: {len(games)} games, {steps} steps, ~{deep_steps} deep-checked, "
+        f"{used} surprise events"
+    )
     assert used > 0
 
 
