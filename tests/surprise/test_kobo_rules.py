@@ -37,7 +37,8 @@ def _legal(state: KoboState) -> list[str]:
 
 def _to_p1_set(card: str = "ambush-shield", cancelled: str = "rule_process") -> KoboState:
     """Turn 1: P0 passes; turn 2: P1 sets ``card``; then P1 passes: turn 3, P0 to decide."""
-    state = to_first_turn(HANDS, cancelled)
+    hands = HANDS if card in HANDS[1] else (HANDS[0], [card, *HANDS[1]])
+    state = to_first_turn(hands, cancelled)
     act(state, "pass")
     act(state, f"surprise-set {card}")
     act(state, "pass")
@@ -288,3 +289,59 @@ def test_configs_round_trip_and_validate_cancelled() -> None:
         parse_config(config("never"))
     with pytest.raises(ConfigError, match="surprise: expected"):
         parse_config({**config(), "surprise": "yes"})
+
+
+def test_s11_s12_no_zone_action_outside_the_turn_players_opening_decision() -> None:
+    """S11/S12: inside the chain (an ability waits there) and for the non-turn player, no Set
+    and no Clear; only the turn prompt offers them."""
+    state = _to_p1_set()
+    attack_first(state)
+    act(state, "decline")
+    while state.pending is not None and state.pending.prompt != "turn":
+        assert not any(a.startswith("surprise-") for a in _legal(state)), state.pending
+        state.apply(state.legal_actions()[-1])
+
+
+def test_s18_clear_in_turn_1_when_an_effect_filled_the_zone() -> None:
+    """S18: in the first player's first turn, a card placed by an effect may be Cleared (only
+    Set is banned)."""
+    state = to_first_turn(HANDS)
+    assert state.surprise is not None
+    card = state.zone(P0, THAND).pop()
+    state.surprise.stamp += 1
+    state.surprise.zones[P0].append((card, state.surprise.stamp))
+    state.legal = None
+    legal = _legal(state)
+    assert "surprise-clear" in legal and not any(a.startswith("surprise-set") for a in legal)
+
+
+def test_s35_a_card_turned_face_up_otherwise_leaves_at_the_next_check() -> None:
+    """S35: a surprise card face up with no instance of it waiting leaves at the next check."""
+    from kessen.games.kobo.surprise import check
+
+    state = _to_p1_set()
+    card = zone_cards(state, P1)[0]
+    state.faceup[card] = True
+    check(state)
+    assert zone_cards(state, P1) == [] and card in state.zone(P1, RETREAT)
+    assert [e.public["rule"] for e in state.log if e.kind == "surprise_rule"] == ["9.7.1"]
+
+
+def test_a_flip_outside_a_chain_resolves_at_once() -> None:
+    """After the opponent's pass (no chain), a flipped 【！】 ability resolves at once: P1's
+    seize-the-lull lowers every P0 character's base Lv, then leaves by 9.7.1."""
+    state = _to_p1_set("seize-the-lull")
+    before = {c: state.base[c] for c in state.characters(P0)}
+    act(state, "pass")
+    assert state.pending is not None and state.pending.prompt == "surprise"
+    act(state, "flip")
+    flip = next(e for e in state.log if e.kind == "surprise_flip")
+    assert flip.public["link"] == 0 and state.chain == []
+    for card, base in before.items():
+        assert state.base[card] == max(0, base - 1)
+    assert _left_for_retreat(state)
+
+
+def _left_for_retreat(state: KoboState) -> bool:
+    """P1's surprise zone is empty and its card went to the retreat area."""
+    return zone_cards(state, P1) == [] and "seize-the-lull" in slugs(state, state.zone(P1, RETREAT))

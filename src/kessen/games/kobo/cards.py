@@ -197,3 +197,18 @@ class CardDef:
     def name(self, lang: str) -> str:
         """The card's name in ``lang`` ("ja" or "en")."""
         return self.name_ja if lang == "ja" else self.name_en
+
+    def surprise_effect(self, index: int) -> CardDef:
+        """The 【！】 ability ``index`` as a card of its own: same name, the ability's target and
+        steps, permanent Lv changes (like a set trap). For texts and for simulations of a
+        chain that holds a flipped surprise."""
+        ability = self.surprise[index]
+        return CardDef(
+            self.slug,
+            self.name_ja,
+            self.name_en,
+            CardKind.TRAP,
+            icon=self.icon,
+            target=ability.target,
+            steps=ability.steps,
+        )

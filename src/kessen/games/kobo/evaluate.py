@@ -565,8 +565,9 @@ def exchange_sim(state: KoboState) -> ExchangeSim:
         (1 - seat, target) if target else None,
         bool(state.negated),
     )
+    flipped = dict(state.surprise.pending) if state.surprise is not None else {}
     for card, controller, chosen, negated in state.chain:
-        cdef = defs[card]
+        cdef = defs[card] if card not in flipped else defs[card].surprise_effect(flipped[card])
         position: tuple[int, int] | None = None
         negates: int | None = None
         if cdef.needs_choice and chosen != EMPTY:
@@ -574,7 +575,8 @@ def exchange_sim(state: KoboState) -> ExchangeSim:
             position = (owner[chosen], chosen_slot) if chosen_slot else None
         elif chosen != EMPTY:
             negates = chosen + 1
-        sim.links.append(SimLink(card_def(cdef.slug), controller, position, negates, bool(negated)))
+        known = card_def(cdef.slug) if card not in flipped else cdef
+        sim.links.append(SimLink(known, controller, position, negates, bool(negated)))
     return sim
 
 

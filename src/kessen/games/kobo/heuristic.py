@@ -339,7 +339,9 @@ def _sim_from_view(view: Json) -> ExchangeSim:
             chosen = (int(tgt["seat"]), int(tgt["slot"]))
         sim.links.append(
             SimLink(
-                card_def(link["slug"]),
+                surprise_rules.link_def(view, link)
+                if link.get("surprise")
+                else card_def(link["slug"]),
                 int(link["seat"]),
                 chosen,
                 link.get("negates"),

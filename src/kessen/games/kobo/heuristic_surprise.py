@@ -50,6 +50,22 @@ def turn_choice(view: Json, legal: Sequence[Action]) -> Action | None:
     return max(options, key=lambda a: max(ability_worth(x) for x in _card(str(a.args[0])).surprise))
 
 
+def link_def(view: Json, link: Json) -> CardDef:
+    """The flipped 【！】 ability of a chain link as a card (its condition read from the log's
+    latest flip of that card), for the exchange simulation."""
+    cdef = _card(str(link["slug"]))
+    condition = next(
+        (
+            e.get("condition")
+            for e in reversed(view.get("log") or [])
+            if e.get("kind") == "surprise_flip" and e.get("card") == cdef.slug
+        ),
+        None,
+    )
+    index = next((i for i, a in enumerate(cdef.surprise) if a.on.value == condition), 0)
+    return cdef.surprise_effect(index) if cdef.surprise else cdef
+
+
 def _affected(view: Json, me: int, ability: SurpriseAbility) -> list[dict[str, Any]]:
     target = ability.target
     if target is None:

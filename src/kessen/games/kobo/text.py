@@ -285,7 +285,7 @@ def surprise_line(ability: SurpriseAbility, lang: str = "ja") -> str:
     【自】[あなたのキャラが撤退した時]→戦術デッキからカードを2枚引く。【！】
     """
     _check_lang(lang)
-    as_set = CardDef("", "", "", CardKind.TRAP, target=ability.target, steps=ability.steps)
+    as_set = CardDef("", "", "", CardKind.TRAP, surprise=(ability,)).surprise_effect(0)
     effect = effect_text(as_set, lang)
     effect = effect.replace("メインデッキから", "戦術デッキから").replace(
         "from your main deck", "from your tactics deck"
