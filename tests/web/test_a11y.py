@@ -9,6 +9,7 @@ what it looks for.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,13 +46,13 @@ def axe_page(context: Any, stored_server: str) -> Iterator[Any]:
 
 # Findings in the Kōbō board's own files (games/kobo*.css, kept by the board's owner), reported
 # to them rather than fixed here: the target tag's white text on --red is below 4.5:1.
-KNOWN_KOBO = {
-    "serious color-contrast: Elements must meet minimum color contrast ratio thresholds — .tgt.tag",
-}
+KNOWN_KOBO = re.compile(
+    r"^serious color-contrast: .* — (\.tgt\.tag|\.tag\.tgt)(, (\.tgt\.tag|\.tag\.tgt))*$"
+)
 
 
 def clean(page: Any) -> None:
-    found = [v for v in serious_violations(page) if v not in KNOWN_KOBO]
+    found = [v for v in serious_violations(page) if not KNOWN_KOBO.match(v)]
     assert not found, "\n".join(found)
 
 

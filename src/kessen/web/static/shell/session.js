@@ -36,6 +36,8 @@ export function leaveGame() {
   S.logSig = '';
   resetGames();
   saveGame(null);
+  document.body.dataset.myTurn = '0'; // nothing of the game left is answerable
+  document.body.dataset.promptId = 'none';
   closeOverlay();
   showScreen('start');
   renderStart();
