@@ -1,10 +1,25 @@
-"""A one-line scenario harness for Kōbō tests: build a board, script actions, assert."""
+"""A one-line scenario harness for Kōbō tests: build a board, script actions, assert.
+
+The scenarios are rules tests written against the printed numbers of card data version 1
+(an Oni Warlord of Lv 6, a Power Surge of +2, …): ``board`` and ``fixed_order_match`` here
+build their matches with that data, which the engine keeps playing exactly (records made under
+it replay), whatever the numbers of the shipped pool are now.
+"""
 
 from __future__ import annotations
 
+import functools
+
 from kessen.engine.action import Action
-from kessen.games.kobo.game import Side, board, fixed_order_match
+from kessen.games.kobo import game
+from kessen.games.kobo.card_versions import LEGACY_VERSION
+from kessen.games.kobo.game import Side
 from kessen.games.kobo.state import EMPTY, SLOTS, KoboState
+
+SCENARIO_CARD_DATA = LEGACY_VERSION
+"""The card data version the scenarios' numbers come from."""
+board = functools.partial(game.board, card_data=SCENARIO_CARD_DATA)
+fixed_order_match = functools.partial(game.fixed_order_match, card_data=SCENARIO_CARD_DATA)
 
 __all__ = [
     "Side",

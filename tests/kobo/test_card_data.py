@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from kessen.games.kobo.card_versions import LEGACY_VERSION, pool_for
 from kessen.games.kobo.cards import (
     CardDef,
     CardKind,
@@ -76,15 +77,15 @@ EXPECTED_EFFECTS: dict[str, Effect] = {
     "counter-seal": fx(TRAP, Step(Verb.NEGATE_LAST)),
     "battle-cry": fx(TRAP, lv(1), target=OWN_CHOSEN, when=ATTACKING, again=True),
     "covering-fire": fx(TRAP, lv(-1), target=OPP_CHOSEN, when=ATTACKING),
-    "total-war": fx(TACTIC, lv(1), target=OWN_ALL_IN),
-    "mass-jamming": fx(TACTIC, lv(-1), target=OPP_ALL_IN),
+    "total-war": fx(TACTIC, lv(2), target=OWN_ALL_IN),  # +1 in card data version 1
+    "mass-jamming": fx(TACTIC, lv(-2), target=OPP_ALL_IN),  # -1 in version 1
     "power-surge": fx(TACTIC, lv(2), target=OWN_CHOSEN),
     "weaken": fx(TACTIC, lv(-2), target=OPP_CHOSEN),
     "target-change": fx(TACTIC, Step(Verb.CHANGE_TARGET), target=DEF_CHOSEN),
     "swift-step": fx(TACTIC, lv(1), target=OWN_CHOSEN, again=True),
     "counter-spell": fx(TACTIC, Step(Verb.NEGATE_LAST)),
     "ceasefire": fx(TACTIC, Step(Verb.NEGATE_ATTACK), when=DEFENDING),
-    "last-stand": fx(TACTIC, lv(3), target=OWN_CHOSEN, limited=True),
+    "last-stand": fx(TACTIC, lv(4), target=OWN_CHOSEN, limited=True),  # +3 in version 1
     "hinder": fx(TACTIC, lv(-1), target=OPP_CHOSEN, again=True),
     # 【！】 tactics of the surprise-zone option (their 【！】 abilities: tests/surprise).
     "ambush-shield": fx(TACTIC, lv(1), target=OWN_CHOSEN),
@@ -106,15 +107,22 @@ SEED_NAMES = {
 
 def test_shipped_pool_has_the_section_8_composition() -> None:
     kinds = Counter(card.kind for card in POOL if not card.surprise)
-    assert sum(1 for card in POOL if card.surprise) == 6  # the surprise-zone option's 【！】 tactics
+    assert (
+        sum(1 for card in POOL if card.surprise) == 6
+    )  # the surprise-zone option's 【！】 tactics
     assert kinds == {
         CardKind.CHARACTER: 12,
         CardKind.DEPLOY: 6,
         CardKind.TRAP: 8,
         CardKind.TACTIC: 10,
     }
+    # §8: twelve characters of Lv 1-6; the balance pass of card data version 2 moved them
+    # within that range (docs/balance.md), version 1 keeps its own.
     levels = Counter(card.lv for card in POOL.of_kind(CardKind.CHARACTER))
-    assert levels == {1: 2, 2: 2, 3: 3, 4: 2, 5: 2, 6: 1}
+    assert levels == {1: 1, 3: 6, 4: 3, 5: 2}
+    assert all(1 <= lv <= 6 for lv in levels)
+    legacy = pool_for(LEGACY_VERSION).of_kind(CardKind.CHARACTER)
+    assert Counter(card.lv for card in legacy) == {1: 2, 2: 2, 3: 3, 4: 2, 5: 2, 6: 1}
 
 
 def test_every_non_character_has_the_agreed_effect_structure() -> None:
@@ -476,8 +484,8 @@ GOLDEN = {
         "Then, if its Lv is 0, it retreats at once.",
     ),
     "total-war": (
-        "戦術カード\n攻防に参加中の自分のキャラ全員のLvを、この攻防の間だけ1上げる。",
-        "Tactic\nEach of your characters taking part in this exchange gets +1 Lv "
+        "戦術カード\n攻防に参加中の自分のキャラ全員のLvを、この攻防の間だけ2上げる。",
+        "Tactic\nEach of your characters taking part in this exchange gets +2 Lv "
         "until the end of this exchange.",
     ),
     "steadfast": (

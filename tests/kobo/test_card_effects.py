@@ -10,10 +10,20 @@ from typing import Any
 
 import pytest
 
+from kessen.games.kobo.card_versions import current_version, pool_for
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.state import KoboState
 from kessen.games.kobo.text import card_text
-from tests.kobo.harness import Side, battle_slugs, board, legal, log_kinds, play, slot_lv
+from tests.kobo.harness import (
+    SCENARIO_CARD_DATA,
+    Side,
+    battle_slugs,
+    board,
+    legal,
+    log_kinds,
+    play,
+    slot_lv,
+)
 
 PAD = ["hinder", "hinder", "hinder"]
 POOL = load_pool()
@@ -69,7 +79,14 @@ def setup(slug: str, by: int, first: tuple[str, ...] = ()) -> KoboState:
     sides[by].traps, sides[by].tactics_hand = own.traps, own.tactics_hand
     other = sides[1 - by]
     other.tactics_hand = [*other.tactics_hand, "power-surge", "weaken"]
-    s = board(sides[0], sides[1])
+    # A card that card data version 1 lacks (the surprise zone's 【！】 tactics) is played
+    # with the current data, the characters keeping the Lv they have in version 1.
+    legacy = pool_for(SCENARIO_CARD_DATA)
+    current = slug not in legacy
+    if current:
+        for side in sides:
+            side.base = {i + 1: legacy.get(c).lv for i, c in enumerate(side.battle) if c}
+    s = board(sides[0], sides[1], card_data=current_version() if current else SCENARIO_CARD_DATA)
     play(s, "attack 1", "attack 2", "target 1")
     if first:
         play(s, *first)

@@ -7,6 +7,7 @@ SHA-256 of ``data/cards-v1.toml``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -26,7 +27,9 @@ from kessen.games.kobo.card_versions import (
 from kessen.games.kobo.config import ConfigError
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.state import KoboState
+from kessen.games.kobo.text import card_text
 from kessen.store import MatchStore
+from kessen.store.html_replay import build
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "kobo_cards_v1_match.json"
 
@@ -88,3 +91,26 @@ def test_record_config_pins_only_configs_that_name_no_card_data() -> None:
 def test_an_unknown_card_data_version_is_refused_by_name(value: object) -> None:
     with pytest.raises(ConfigError, match="card_data: expected a card data version"):
         registry.get("kobo").new_game({"decks": ["swarm", "tempo"], "card_data": value}, 1)
+
+
+def test_old_matches_show_their_cards_as_they_were() -> None:
+    legacy, current = pool_for(LEGACY_VERSION), load_pool()
+    changed = [
+        slug
+        for slug, card in legacy.cards.items()
+        if dataclasses.replace(current.get(slug), icon=card.icon) != card
+    ]
+    assert changed, "the balance pass changed cards between version 1 and the current data"
+    rules = registry.get("kobo")
+    old = rules.catalog("en", {"card_data": LEGACY_VERSION})
+    new = rules.catalog("en")
+    assert (old["card_data"], new["card_data"]) == (LEGACY_VERSION, current_version())
+    for slug in changed:
+        was, now = old["cards"][slug], new["cards"][slug]
+        assert (was["text"], was["lv"]) == (card_text(legacy.get(slug), "en"), legacy.get(slug).lv)
+        assert (was["text"], was["lv"]) != (now["text"], now["lv"])
+        assert was["icon"] == now["icon"]  # earlier data had no icons: today's is shown
+    replay = Replay.from_json(old_record()["replay"])  # type: ignore[arg-type]
+    page = build(replay, "en", verify=True)
+    shown = page["cards"]
+    assert shown and all(shown[slug] == old["cards"][slug] for slug in shown)

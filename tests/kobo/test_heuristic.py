@@ -11,6 +11,7 @@ from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
 from kessen.engine.players import RandomPlayer, play_out
+from kessen.games.kobo import game
 from kessen.games.kobo.decks import starter_decks
 from kessen.games.kobo.heuristic import HeuristicPlayer
 from kessen.games.kobo.state import KoboState
@@ -235,7 +236,9 @@ def test_buffs_its_best_character() -> None:
 
 
 def test_nominates_its_three_strongest_characters() -> None:
-    deck = ["oni-warlord", "great-tengu", "iron-castellan", "warrior-monk", "spear-ashigaru"]
+    # COM judges cards by the current card data (Lv 5, 5, 4, then 3 and 3), so this match
+    # is played with it rather than with the scenarios' version 1.
+    deck = ["oni-warlord", "iron-castellan", "musket-captain", "shadow-shinobi", "spear-ashigaru"]
     main0 = [
         "reinforcement-call",
         "ashigaru-recruit",
@@ -246,10 +249,10 @@ def test_nominates_its_three_strongest_characters() -> None:
         "thorn-armor",
         *deck,
     ]
-    state = fixed_order_match((main0, FILLER * 2), (["weaken"] * 8, ["weaken"] * 8))
+    state = game.fixed_order_match((main0, FILLER * 2), (["weaken"] * 8, ["weaken"] * 8))
     _run(state, 0, {"standby", "place", "set", "deploy", "deploy_target", "nominate"})
     named = [e for e in state.view(0)["log"] if e["kind"] == "nominate"]
-    assert named and set(named[0]["cards"]) == {"oni-warlord", "great-tengu", "iron-castellan"}
+    assert named and set(named[0]["cards"]) == {"oni-warlord", "iron-castellan", "musket-captain"}
 
 
 def test_tactics_hand_is_a_mix() -> None:

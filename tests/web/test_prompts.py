@@ -21,11 +21,12 @@ import pytest
 import uvicorn
 
 from kessen.engine.action import Action
-from kessen.games.kobo.game import Side, board, fixed_order_match
+from kessen.games.kobo.game import Side
 from kessen.games.kobo.state import KoboState
 from kessen.server.app import Hub, create_app
 from kessen.server.run import free_port
 from kessen.server.session import Session
+from tests.kobo.harness import board, fixed_order_match
 from tests.web.driver import Driver, shot, view, wait_view
 
 TACTICS = [

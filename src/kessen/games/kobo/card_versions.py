@@ -3,9 +3,10 @@
 Balance work changes cards' numbers; a match recorded before the change must still replay
 exactly as it was played. The shipped ``data/cards.toml`` carries a top-level ``version``;
 every earlier version is kept byte for byte as ``data/cards-v<N>.toml``, so its SHA-256 is
-the ``data_hash`` the records made under it carry. A config names its card data with the key
-``card_data``; a record whose config predates that key is pinned by its data hash
-(:func:`record_config`).
+the ``data_hash`` the records made under it carry, with its starter decks in
+``data/decks-v<N>/`` (a record may name a starter deck rather than list it). A config names
+its card data with the key ``card_data``; a record whose config predates that key is pinned by
+its data hash (:func:`record_config`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kessen.engine.contract import Json
+from kessen.games.kobo.decks import Deck, starter_decks, starter_folder
 from kessen.games.kobo.schema import DATA_DIR, CardPool, load_pool
 
 LEGACY_VERSION = 1
@@ -54,6 +56,23 @@ def pool_for(version: int) -> CardPool:
         known = sorted({*archive, current_version()})
         raise KeyError(f"no card data version {version}; known: {known}")
     return archive[version]
+
+
+def starters_for(version: int, options: frozenset[str] = frozenset()) -> dict[str, Deck]:
+    """The starter decks a config of card data ``version`` names: the shipped ones for the
+    current version, else the lists kept with that version (``data/decks-v<N>/``), so a record
+    that names a starter deck replays with the list it was played with."""
+    if version == current_version():
+        return starter_decks(options=options)
+    return dict(_archived_starters(version))
+
+
+@functools.cache
+def _archived_starters(version: int) -> dict[str, Deck]:
+    folder = DATA_DIR / f"decks-v{version}"
+    if not folder.is_dir():
+        raise KeyError(f"no starter decks kept for card data version {version}")
+    return starter_folder(folder, pool_for(version))
 
 
 def known_versions() -> list[int]:

@@ -21,6 +21,7 @@ from kessen.games.kobo.card_versions import (
     current_version,
     known_versions,
     pool_for,
+    starters_for,
 )
 from kessen.games.kobo.decks import Deck, deck_from_json, deck_to_json, starter_decks
 from kessen.games.kobo.decks import validate_deck as deck_errors
@@ -142,7 +143,7 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
     if not isinstance(decks_raw, list | tuple) or len(decks_raw) != 2:
         problems.append("decks: expected a list of two decks (starter names or deck objects)")
     else:
-        starters = starter_decks(options=option_names())
+        starters = starters_for(card_data, option_names())
         pool = pool_for(card_data)
         for seat, item in enumerate(decks_raw):
             deck: Deck | None = None

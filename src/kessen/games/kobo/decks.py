@@ -287,6 +287,19 @@ def starter_decks(
     return {slug: d for slug, d in decks.items() if set(d.requires) <= set(options)}
 
 
+def starter_folder(folder: Path, pool: CardPool) -> dict[str, Deck]:
+    """The starter decks kept in ``folder`` (an earlier card data version's), over ``pool``."""
+    decks: dict[str, Deck] = {}
+    lines: list[str] = []
+    for path in sorted(folder.glob("*.toml")):
+        try:
+            decks[path.stem] = load_deck(path, pool)
+        except CardDataError as err:
+            lines.append(str(err))
+    raise_if_any(lines)
+    return decks
+
+
 def option_decks() -> dict[str, Deck]:
     """The shipped starter decks that need a match option, by slug."""
     return {slug: d for slug, d in _default_starters().items() if d.requires}

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kessen.games.kobo.card_versions import current_version
 from kessen.games.kobo.config import KoboConfig, parse_config
 from kessen.games.kobo.decks import Deck
 from kessen.games.kobo.flow import advance
@@ -46,13 +47,21 @@ def fixed_order_match(
     first_player: int = 0,
     seed: int = 0,
     best_of: int = 1,
+    card_data: int | None = None,
 ) -> KoboState:
     """A match whose decks are not shuffled: each list is drawn from its first card on.
 
-    For scenario tests of the standby; deck rules are not checked.
+    For scenario tests of the standby; deck rules are not checked. ``card_data`` names the
+    card data version (the current one by default).
     """
     decks = (_scratch_deck("p0", main[0], tactics[0]), _scratch_deck("p1", main[1], tactics[1]))
-    config = KoboConfig(decks, best_of=best_of, first_player=first_player, shuffle=False)
+    config = KoboConfig(
+        decks,
+        best_of=best_of,
+        first_player=first_player,
+        shuffle=False,
+        card_data=current_version() if card_data is None else card_data,
+    )
     return start(config, seed, [list(main[s]) + list(tactics[s]) for s in (0, 1)])
 
 
@@ -83,11 +92,13 @@ def board(
     seed: int = 0,
     turn_limit: int = 200,
     best_of: int = 1,
+    card_data: int | None = None,
 ) -> KoboState:
     """A match set up mid-game: the given boards, at the start of ``turn_player``'s turn.
 
     The turn starts normally (the tactics draw happens if the hand holds 3 or fewer), so the
-    first decision is the turn player's attack or pass.
+    first decision is the turn player's attack or pass. ``card_data`` names the card data
+    version (the current one by default).
     """
     sides = (p0, p1)
     lists: list[list[str]] = []
@@ -108,6 +119,7 @@ def board(
         turn_limit=turn_limit,
         first_player=turn_player,
         shuffle=False,
+        card_data=current_version() if card_data is None else card_data,
     )
     state = KoboState.blank(config, seed, lists)
     state.game_no = 1
