@@ -45,6 +45,7 @@ from kessen.games.kobo.cards import (
     Verb,
     named_seat,
 )
+from kessen.games.kobo.endings import check_end
 from kessen.games.kobo.moves import distinct_slugs, retreat
 from kessen.games.kobo.state import EMPTY, RETREAT, TDECK, THAND, Frame, KoboState, Link
 
@@ -311,6 +312,7 @@ def step_resolve(state: KoboState, frame: Frame) -> tuple[int, str] | None:
     _, card, index = frame
     state.stack.pop()
     resolve_instance(state, card, index, negated=False)
+    check_end(state)  # it may have retreated characters (each check stands alone)
     return None
 
 
