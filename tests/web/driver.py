@@ -316,9 +316,11 @@ def play_game(page: Page, ruleset: str, touch: bool, limit: int = 400, each: Any
         place = _place_of(page, ruleset, choice, now)
         button = f'#ops button.act[data-action="{choice}"]'
         press(page, place or button, touch, corner=bool(place))
-        if place and touch and ruleset == "twgp":
+        if place and touch:
             # A tap reads the card and leaves one clear button to act with.
-            page.wait_for_selector(f"{button}.tw-only")
+            page.wait_for_selector(
+                f"{button}.tw-only" if ruleset == "twgp" else f"{button}.tap-armed"
+            )
             press(page, button, touch)
         made += 1
         try:

@@ -112,6 +112,14 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
         page.wait_for_selector("#ops button.act.tw-only")
         press(page, "#ops .tw-clear-focus", touch)
         page.wait_for_selector("#ops button.act.tw-only", state="detached")
+    if ruleset == "kobo" and touch and page.locator("#game .selectable[data-act]").count():
+        # A tap on a glowing place reads it and arms the button that acts; it sends nothing.
+        before_id = page.evaluate("document.body.dataset.promptId")
+        place_el = page.locator("#game .selectable[data-act]").first
+        act = place_el.get_attribute("data-act")
+        press(page, "#game .selectable[data-act]", touch, corner=True)
+        page.wait_for_selector(f'#ops button.act.tap-armed[data-action="{act}"]')
+        assert page.evaluate("document.body.dataset.promptId") == before_id
     snap(page, f"{size}_{ruleset}_2_board")
 
     seen = {"built": 0, "shot": False}

@@ -223,6 +223,17 @@ function deckName(slug) {
   return d ? d.name : (slug || '?');
 }
 
+/** A tap on a glowing place (touch screens): read its card and arm the one button of the
+ *  operation panel that takes that action (tap to inspect, a clear button to act). */
+function tapToInspect(action) {
+  setHover(action);
+  for (const b of $$('#ops button.tap-armed')) b.classList.remove('tap-armed');
+  const button = $(`#ops button.act[data-action="${CSS.escape(action)}"]`);
+  if (!button) return;
+  button.classList.add('tap-armed');
+  button.scrollIntoView({ block: 'nearest' });
+}
+
 export const game = {
   id: 'kobo',
   t,
@@ -242,6 +253,7 @@ export const game = {
   promptName: (prompt) => t(`pt_${prompt}`),
   detectEnd,
   intercept,
+  tapToInspect,
   onEscape,
   reset: () => { K.prevKeys.clear(); labelPaceSetting(); },
   replayTurnLabel,

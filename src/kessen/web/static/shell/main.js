@@ -232,12 +232,19 @@ function bindEvents() {
 
   // Board and lanes: a glowing element (`.selectable[data-act]`) sends its action; any card or
   // pile shows its details; the game on screen gets the click after that.
+  // On a touch screen a game may read a tapped place instead (`tapToInspect`): the operation
+  // panel's button then acts.
+  let lastPointer = 'mouse';
+  document.addEventListener('pointerdown', (ev) => { lastPointer = ev.pointerType || 'mouse'; }, true);
   $('#table').addEventListener('click', (ev) => {
     const sel = ev.target.closest('.selectable[data-act]');
     const infoEl = ev.target.closest('.infoable');
     if (infoEl && S.infoMap.has(infoEl)) showInfo(S.infoMap.get(infoEl));
-    if (sel && $('#game').contains(sel)) choose(sel.dataset.act);
     const g = gameOfView(S.view);
+    if (sel && $('#game').contains(sel)) {
+      if (lastPointer === 'touch' && g.tapToInspect) g.tapToInspect(sel.dataset.act);
+      else choose(sel.dataset.act);
+    }
     if (S.view && g.onBoardClick) g.onBoardClick(ev);
   });
   for (const g of GAMES) if (g.init) g.init();

@@ -37,6 +37,9 @@
 //   intercept(action, view)  optional: true when the game takes over a chosen action (Kōbō
 //                         asks before a pass); the shell then sends nothing.
 //   onBoardClick(ev)      optional: a click on the table the shell did not handle.
+//   tapToInspect(action)  optional: on a touch screen, a tap on a glowing place calls this
+//                         instead of sending the action (tap to read; the operation panel's
+//                         button of that action acts).
 //   onEscape()            optional: true when Escape was used by the game (nothing else runs).
 //   reset()               forget what was drawn (a new game, a replay, a language switch).
 //   replayTurnLabel(turn) the label of one entry of a record's `turns` (replay viewer).
