@@ -149,6 +149,7 @@ def _as_an_older_store_wrote_it(path: Path) -> None:
     for match_id, text in conn.execute("SELECT id, config FROM matches").fetchall():
         old = json.dumps(json.loads(text), separators=(",", ":"), sort_keys=True)
         conn.execute("UPDATE matches SET config = ?, meta = '{}' WHERE id = ?", (old, match_id))
+    conn.execute("DROP TABLE IF EXISTS saved_decks")  # schema 4
     conn.execute("UPDATE schema_version SET version = 2")
     conn.execute("PRAGMA application_id = 0")
     conn.commit()
