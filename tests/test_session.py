@@ -66,7 +66,8 @@ def test_com_reasons_hide_choices_that_depend_on_its_hidden_cards(
                 assert why["candidates"]
                 seen_public = True
             else:
-                assert why["candidates"] is None and why["hidden"] >= 1
+                # Neither the candidates nor their number (which could tell a hidden card).
+                assert why["candidates"] is None and why["hidden"] is True
                 seen_hidden = True
         if session.live.pending is None or (seen_public and seen_hidden):
             break

@@ -509,7 +509,9 @@ class Session:
             **why,
             "action": action,
             "candidates": None,
-            "hidden": len(why["candidates"] or []),
+            # Only that there were candidates: their number can tell a hidden card (how many
+            # tactics COM could play, whether its face-down surprise card matched).
+            "hidden": bool(why["candidates"]),
         }
 
     def summary(self) -> dict[str, Any]:
