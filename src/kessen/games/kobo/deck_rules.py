@@ -94,6 +94,11 @@ def deck_problems(
     return problems
 
 
+def close_slugs(slug: object, pool: CardPool) -> list[str]:
+    """The pool's slugs closest to a mistyped ``slug`` (at most two)."""
+    return difflib.get_close_matches(str(slug), list(pool.cards), n=2)
+
+
 def _counts(entries: Iterable[tuple[str, int]]) -> dict[str, int]:
     """Total copies per slug (a slug may be listed twice in a hand-built deck)."""
     counts: Counter[str] = Counter()
@@ -117,8 +122,9 @@ def _card_problems(
     problems: list[DeckProblem] = []
     for slug, count in counts.items():
         if slug not in pool:
-            close = difflib.get_close_matches(str(slug), list(pool.cards), n=2)
-            problems.append(DeckProblem("unknown", section, slug, {"close": close}))
+            problems.append(
+                DeckProblem("unknown", section, slug, {"close": close_slugs(slug, pool)})
+            )
             continue
         card = pool.get(slug)
         if card.kind not in kinds:

@@ -22,7 +22,6 @@ Loading checks the shape and that every slug exists; :func:`validate_deck` check
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 from collections.abc import Mapping
@@ -34,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 
 from kessen.games.kobo.deck_rules import (
     MAIN_DECK_SIZE,
+    close_slugs,
     deck_problems,
 )
 from kessen.games.kobo.schema import (
@@ -172,7 +172,7 @@ def _unknown_slug_lines(raw: Mapping[str, Any], source: str, pool: CardPool) -> 
 
 def _hint(slug: object, pool: CardPool) -> str:
     """``; did you mean ...?`` for a near miss, else nothing."""
-    close = difflib.get_close_matches(str(slug), list(pool.cards), n=2)
+    close = close_slugs(slug, pool)
     return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
