@@ -2,7 +2,9 @@
 
 ``tests/fixtures/kobo_cards_v1_match.json`` is a best-of-three COM match exported by
 ``kessen store export`` from the release before card data had versions (its data hash is the
-SHA-256 of ``data/cards-v1.toml``).
+SHA-256 of ``data/cards-v1.toml``). ``tests/fixtures/kobo_cards_v2_match.json`` is a COM game
+recorded by the simulator under card data version 2 (the surprise option on, the option deck
+``ambush`` against ``vanguard``, both named as starter decks), exported before version 3.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from kessen.games.kobo.card_versions import (
     known_versions,
     pool_for,
     record_config,
+    starters_for,
     version_of_hash,
 )
 from kessen.games.kobo.config import ConfigError
@@ -31,11 +34,13 @@ from kessen.games.kobo.text import card_text
 from kessen.store import MatchStore
 from kessen.store.html_replay import build
 
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "kobo_cards_v1_match.json"
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+FIXTURE = FIXTURES / "kobo_cards_v1_match.json"
+V2_FIXTURE = FIXTURES / "kobo_cards_v2_match.json"
 
 
-def old_record() -> dict[str, object]:
-    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+def old_record(path: Path = FIXTURE) -> dict[str, object]:
+    data = json.loads(path.read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
 
@@ -62,9 +67,24 @@ def test_a_record_from_before_versions_replays_under_its_own_card_data() -> None
     assert all(d == pool_for(LEGACY_VERSION).get(d.slug) for d in final.defs)
 
 
-def test_store_check_passes_an_imported_old_record(tmp_path: Path) -> None:
+def test_a_version_2_record_replays_with_its_kept_cards_and_option_deck() -> None:
+    document = old_record(V2_FIXTURE)
+    replay = Replay.from_json(document["replay"])  # type: ignore[arg-type]
+    assert replay.config["decks"] == ["ambush", "vanguard"] and replay.config["surprise"]
+    assert version_of_hash(replay.data_hash) == 2 < current_version()
+    final = replay.final_state(verify=True)  # every recorded state hash matches
+    assert isinstance(final, KoboState)
+    assert final.pending is None and final.config.card_data == 2
+    assert all(d == pool_for(2).get(d.slug) for d in final.defs)
+    kept = starters_for(2, frozenset({"surprise"}))
+    assert final.config.decks == (kept["ambush"], kept["vanguard"])
+    assert "ambush" not in starters_for(2)
+
+
+@pytest.mark.parametrize("path", [FIXTURE, V2_FIXTURE])
+def test_store_check_passes_an_imported_old_record(tmp_path: Path, path: Path) -> None:
     with MatchStore(tmp_path / "store.db") as store:
-        match_id = store.import_match(old_record(), check=True)
+        match_id = store.import_match(old_record(path), check=True)
         assert store.check(match_id) is None
 
 

@@ -4,9 +4,10 @@ Balance work changes cards' numbers; a match recorded before the change must sti
 exactly as it was played. The shipped ``data/cards.toml`` carries a top-level ``version``;
 every earlier version is kept byte for byte as ``data/cards-v<N>.toml``, so its SHA-256 is
 the ``data_hash`` the records made under it carry, with its starter decks in
-``data/decks-v<N>/`` (a record may name a starter deck rather than list it). A config names
-its card data with the key ``card_data``; a record whose config predates that key is pinned by
-its data hash (:func:`record_config`).
+``data/decks-v<N>/`` (a record may name a starter deck rather than list it; the decks that
+need a match option in its ``options/`` folder). A config names its card data with the key
+``card_data``; a record whose config predates that key is pinned by its data hash
+(:func:`record_config`).
 """
 
 from __future__ import annotations
@@ -64,15 +65,27 @@ def starters_for(version: int, options: frozenset[str] = frozenset()) -> dict[st
     that names a starter deck replays with the list it was played with."""
     if version == current_version():
         return starter_decks(options=options)
-    return dict(_archived_starters(version))
+    kept = _archived_starters(version)
+    return {slug: deck for slug, deck in kept.items() if set(deck.requires) <= set(options)}
 
 
 @functools.cache
 def _archived_starters(version: int) -> dict[str, Deck]:
+    """The decks of ``data/decks-v<N>/`` and of its ``options/`` folder (the decks that need
+    a match option, kept like the shipped ``data/decks/options/``)."""
     folder = DATA_DIR / f"decks-v{version}"
     if not folder.is_dir():
         raise KeyError(f"no starter decks kept for card data version {version}")
-    return starter_folder(folder, pool_for(version))
+    pool = pool_for(version)
+    decks = starter_folder(folder, pool)
+    optional = folder / "options"
+    if optional.is_dir():
+        extra = starter_folder(optional, pool)
+        plain = sorted(slug for slug, deck in extra.items() if not deck.requires)
+        if plain:
+            raise ValueError(f"{optional}: these decks need no match option: {plain}")
+        decks.update(extra)
+    return decks
 
 
 def known_versions() -> list[int]:
