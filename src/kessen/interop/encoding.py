@@ -141,9 +141,34 @@ def twgp_action_table() -> tuple[Action, ...]:
     return tuple(dict.fromkeys(table))
 
 
+@cache
+def maken_action_table() -> tuple[Action, ...]:
+    """Every action Project Maken can offer: the bare verbs, draws, support-card verbs × cards,
+    cancels × attack cards, and bets (verb × attack card × single / DA / TA with its options)."""
+    from kessen.games.maken.cards import CARD
+    from kessen.games.maken.rules import DA_OPTIONS, TA_OPTIONS, bet_word
+
+    attack = sorted(c.id for c in CARD.values() if c.kind == "attack")
+    support = sorted(c.id for c in CARD.values() if c.kind == "support")
+    bare = ("keep", "mulligan", "end", "guard", "gb", "judge", "pay-rest-from-gauge", "decline")
+    table = [Action.of(v) for v in bare]
+    table += [Action.of("draw", n) for n in (1, 2, 3)]
+    table += [
+        Action.of(v, CARD[c].slug) for v in ("set", "open", "clear", "clear-set") for c in support
+    ]
+    table += [Action.of("cancel", CARD[c].slug) for c in attack]
+    for verb in ("fb", "attack", "gc", "bonus"):
+        for card in attack:
+            table.append(Action.of(verb, bet_word(card, 1)))
+            table += [Action.of(verb, bet_word(card, 2), o) for o in DA_OPTIONS]
+            table += [Action.of(verb, bet_word(card, 3), o) for o in TA_OPTIONS]
+    return tuple(table)
+
+
 ACTION_TABLES: dict[str, Callable[[], tuple[Action, ...]]] = {
     "kobo": kobo_action_table,
     "twgp": twgp_action_table,
+    "maken": maken_action_table,
 }
 """Per ruleset, the function that lists its fixed action table; a later ruleset adds its own
 here (without one, every action takes an overflow slot)."""
