@@ -6,12 +6,15 @@ renaming, copying and deleting need the match store (503 without one). A deck ma
 with problems (work in progress); the engine refuses it at the start of a game, and the
 builder offers only decks without problems for play. Deck names are the player's own text:
 the page shows them with ``textContent`` only.
+
+A new game names a saved deck for a seat with ``{"saved": <id>}`` in place of a starter deck's
+name (:func:`with_saved_decks`): the server plays the list it keeps, under its saved name.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Path
@@ -28,6 +31,13 @@ MAX_TOML = 20_000
 MAX_ID = 2**62
 
 DeckId = Annotated[int, Path(ge=1, le=MAX_ID)]
+
+
+class SavedRef(BaseModel):
+    """A saved deck chosen for a seat of a new game: ``{"saved": <id>}``."""
+
+    model_config = ConfigDict(extra="forbid")
+    saved: int = Field(ge=1, le=MAX_ID)
 
 
 class DeckBody(BaseModel):
@@ -67,6 +77,44 @@ class ImportBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     toml: str = Field(max_length=MAX_TOML)
     lang: Literal["ja", "en"] = "ja"
+
+
+def with_saved_decks(store: MatchStore | None, ruleset: str, config: Json) -> Json:
+    """``config`` with every ``{"saved": <id>}`` of its ``decks`` replaced by that saved deck's
+    list, named by its saved name; 422 for a deck that is not saved for ``ruleset`` (503 when
+    the server keeps no decks). Whether the list is legal is the ruleset's check, as for any
+    deck object."""
+    if not isinstance(config, dict) or not isinstance(config.get("decks"), Sequence):
+        return config
+    decks = config["decks"]
+    if isinstance(decks, str) or not any(_is_ref(item) for item in decks):
+        return config
+    if store is None:
+        raise HTTPException(503, "this server keeps no decks (it was started without a store)")
+    resolved: list[Any] = []
+    for seat, item in enumerate(decks):
+        if not _is_ref(item):
+            resolved.append(item)
+            continue
+        deck_id = item.saved if isinstance(item, SavedRef) else item["saved"]
+        try:
+            saved = store.saved_decks().get(deck_id)
+        except DeckStoreError:
+            saved = None
+        if saved is None or saved.ruleset != ruleset or not isinstance(saved.deck, dict):
+            raise HTTPException(422, f"decks[{seat}]: no saved {ruleset} deck {deck_id}")
+        resolved.append({**saved.deck, "name_ja": saved.name, "name_en": saved.name})
+    return {**config, "decks": resolved}
+
+
+def _is_ref(item: Any) -> bool:
+    """Whether a deck of a config names a saved deck (``{"saved": <positive id>}``)."""
+    if isinstance(item, SavedRef):
+        return True
+    if not isinstance(item, Mapping) or set(item) != {"saved"}:
+        return False
+    deck_id = item["saved"]
+    return isinstance(deck_id, int) and not isinstance(deck_id, bool) and 1 <= deck_id <= MAX_ID
 
 
 def decks_router(store: MatchStore | None, rulesets: tuple[str, ...]) -> APIRouter:
