@@ -1,12 +1,14 @@
-"""The ``replay`` command: a recorded match (Kōbō or TWGP) printed step by step, verified.
+"""The ``replay`` command: a recorded match of any ruleset printed step by step, verified.
 
-A replay is shown as one seat saw it or whole; a TWGP replay also prints a plain-text board
-(:func:`twgp_board`) at each turn start and at the end.
+A replay is shown as one seat saw it or whole; a TWGP or Project Maken replay also prints a
+plain-text board (:func:`twgp_board`, :func:`kessen.games.maken.textboard.maken_board`) at each
+turn start and at the end.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,6 +21,7 @@ from kessen.cli.common import EXIT_INVALID, RULESET, Lang, UserError, fail, stdo
 from kessen.engine import registry
 from kessen.engine.contract import GameState, Json, RulesError
 from kessen.engine.replay import Replay, ReplayDivergence
+from kessen.games.maken.textboard import maken_board
 from kessen.store.exchange import replay_record
 from kessen.store.html_replay import shown_action
 
@@ -224,9 +227,17 @@ def _twgp_switches(view: Json, lang: str) -> str:
     return f"{words['switches']}: " + (", ".join(changed) if changed else words["defaults"])
 
 
-_BOARDS = {"twgp": twgp_board}
+_BOARDS: dict[str, Callable[[Json, str], list[str]]] = {
+    "twgp": twgp_board,
+    "maken": maken_board,
+}
 """Per ruleset, the plain-text board ``kessen replay`` prints at each turn start and at the
 end (Kōbō's replay prints the log only; its board is ``watch``'s)."""
+
+
+def text_board(ruleset: str) -> Callable[[Json, str], list[str]] | None:
+    """The plain-text board of ``ruleset`` (``None``: the ruleset has none here)."""
+    return _BOARDS.get(ruleset)
 
 
 def _actor_label(actor: int, viewer: int | None, lang: str) -> str:

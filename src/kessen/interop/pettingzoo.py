@@ -417,7 +417,7 @@ def record_match(
 
 def board_text(view: Json, lang: str = "en") -> str:
     """A seat's view as plain text: ``kessen watch``'s board for Kōbō, ``kessen replay``'s for
-    TWGP, and the view's JSON (without the log) for a ruleset without a text board."""
+    TWGP and Project Maken, and the view's JSON (without the log) for a ruleset without one."""
     ruleset = view.get("ruleset")
     if ruleset == "kobo":
         from rich.console import Console
@@ -428,12 +428,13 @@ def board_text(view: Json, lang: str = "en") -> str:
         console = Console(file=out, width=120, color_system=None, force_terminal=False)
         console.print(render_board(view, lang))
         return out.getvalue()
-    if ruleset == "twgp":
-        from kessen.cli.replay import twgp_board
+    from kessen.cli.replay import text_board
 
-        return "\n".join(twgp_board(view, lang)) + "\n"
-    board = {k: v for k, v in view.items() if k != "log"}
-    return json.dumps(board, ensure_ascii=False, indent=1) + "\n"
+    board = text_board(str(ruleset))
+    if board is not None:
+        return "\n".join(board(view, lang)) + "\n"
+    rest = {k: v for k, v in view.items() if k != "log"}
+    return json.dumps(rest, ensure_ascii=False, indent=1) + "\n"
 
 
 def raw_env(ruleset: str = "kobo", **kwargs: Any) -> KessenEnv:
