@@ -3,6 +3,7 @@
 // CHAIN / RESOLVE lane's links, and the results of the match's games.
 
 import { t } from './kobo-strings.js';
+import { renderSurpriseZone } from './kobo-surprise.js';
 import { $, h, put } from '../shell/dom.js';
 import { infoable } from '../shell/info.js';
 import { renderLane } from '../shell/lane.js';
@@ -243,7 +244,9 @@ export function renderSide(v, seat, pos, keys) {
   const hands = h('div', { class: 'hands' });
   hands.append(renderHand(v, seat, 'thand', p.tactics_hand));
   if (p.hand.count > 0 || (p.hand.cards && p.hand.cards.length)) hands.append(renderHand(v, seat, 'hand', p.hand));
-  const handRow = h('div', { class: 'hand-row' }, hands);
+  const zone = renderSurpriseZone(v, seat);
+  if (zone) withEnter(zone.querySelector('.kb-sz-slot'), slotKey(seat, 'z', 1), zone.dataset.state, keys);
+  const handRow = h('div', { class: `hand-row${zone ? ' with-sz' : ''}` }, hands, zone);
 
   battle.prepend(h('div', { class: 'row-label', text: t('battle_area') }));
   strategy.prepend(h('div', { class: 'row-label', text: t('strategy_area') }));
@@ -374,7 +377,7 @@ export function bannerInfo(v) {
 /** A chain link of the view (or of the log) as a link of the shell's lane. */
 function laneLink(link) {
   return {
-    no: link.link, seat: link.seat, kind: link.kind, negated: link.negated,
+    no: link.link, seat: link.seat, kind: link.kind, negated: link.negated, surprise: !!link.surprise,
     name: link.name || cardName(link.slug), meta: linkMeta(link),
     info: { type: 'card', card: { slug: link.slug, kind: link.kind, name: link.name }, zone: 'chain', link: link.link },
   };
@@ -404,6 +407,8 @@ function lastExchangeFromLog(v) {
     if (e.kind === 'activate') {
       chain.push({ link: e.link, seat: e.seat, slug: e.card, kind: (cardDef(e.card) || {}).kind, name: cardName(e.card),
         target: e.target_slot ? { seat: e.target_seat, slot: e.target_slot } : null, negates: e.negates, negated: false });
+    } else if (e.kind === 'surprise_flip' && e.link) {
+      chain.push({ link: e.link, seat: e.seat, slug: e.card, kind: (cardDef(e.card) || {}).kind, name: cardName(e.card), negated: false, surprise: true });
     } else if (e.kind === 'chain_closed') closed = true;
     else if (e.kind === 'resolve') resolved.push({ link: e.link, slug: e.card, negated: !!e.negated });
   }
@@ -439,6 +444,11 @@ export function drawLane(chain, resolved, dim, note) {
       li.dataset.link = String(l.link);
       const pict = iconEl(l.slug, 'link-pict');
       if (pict) li.querySelector('.link-body').prepend(pict);
+      if (l.surprise) {
+        li.classList.add('kb-sz-link');
+        li.dataset.surprise = '1';
+        li.querySelector('.link-name').prepend(h('span', { class: 'kb-sz-mark', title: t('sz_link_tip'), text: t('sz_mark') }));
+      }
     });
   }
 }

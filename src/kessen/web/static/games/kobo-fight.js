@@ -149,7 +149,9 @@ function effectText(e) {
 function linkOf(rec, chain) {
   const seen = chain.find((c) => c.link === rec.link) || {};
   const d = cardDef(rec.slug) || {};
-  return { ...seen, link: rec.link, seat: rec.seat, slug: rec.slug, kind: seen.kind || d.kind, name: seen.name || d.name || rec.slug, negated: !!rec.negated };
+  // A flipped surprise ability is a link no card activated: the record may not know its seat.
+  const seat = rec.seat ?? seen.seat;
+  return { ...seen, link: rec.link, seat, slug: rec.slug, kind: seen.kind || d.kind, name: seen.name || d.name || rec.slug, negated: !!rec.negated };
 }
 
 /** Apply effects to a board copy (`players`); characters that leave are marked first and
@@ -326,6 +328,7 @@ function frameStrip(run) {
   const head = f.step === 'link'
     ? h('div', { class: 'kb-step-head' },
       h('span', { class: 'kb-step-no', text: t('fx_link', { n: f.link.link }) }),
+      f.link.surprise ? h('span', { class: 'kb-sz-mark', title: t('sz_link_tip'), text: t('sz_mark') }) : null,
       h('strong', { class: f.link.negated ? 'struck' : '', text: f.link.name }),
       h('span', { class: 'muted', text: seatName(f.link.seat) }))
     : h('div', { class: 'kb-step-head' }, h('strong', { text: f.step === 'start' ? t('fx_resolving', { n }) : t('fx_result') }));

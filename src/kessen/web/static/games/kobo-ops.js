@@ -4,6 +4,9 @@
 import { bannerInfo, cardDef, cardName, catalogs, splitAction } from './kobo-board.js';
 import { showMatchOver } from './kobo-info.js';
 import { t } from './kobo-strings.js';
+import {
+  armedSlug, flipPanel, markSurprise, surpriseActionText, surpriseCard, surpriseLabel, surpriseRefs, turnNotes, waitingNote,
+} from './kobo-surprise.js';
 import { act, choose } from '../shell/connection.js';
 import { finish, P } from './kobo-fight.js';
 import { $, $$, h, put } from '../shell/dom.js';
@@ -35,7 +38,7 @@ export function actionText(text, prompt) {
     case 'discard': return t('act_discard');
     case 'exclude': return t('act_exclude', { name });
     case 'exclude-trap': return t('act_exclude_trap', { n });
-    default: return text;
+    default: return surpriseActionText(verb, arg) ?? text;
   }
 }
 
@@ -66,6 +69,8 @@ function refsOf(action, v) {
   const opp = 1 - mine;
   const [verb, arg] = splitAction(action);
   const n = Number(arg);
+  const surprise = surpriseRefs(action, v);
+  if (surprise) return surprise;
   const battle = (seat, slot) => `[data-zone="battle"][data-seat="${seat}"][data-slot="${slot}"]`;
   const strat = (seat, slot) => `[data-zone="strategy"][data-seat="${seat}"][data-slot="${slot}"]`;
   const handCard = (seat, zone, slug) => `.hand-card[data-zone="${zone}"][data-seat="${seat}"][data-slug="${CSS.escape(slug)}"]`;
@@ -104,6 +109,8 @@ function cardOf(action, v) {
   const [verb, arg] = splitAction(action);
   const n = Number(arg);
   const battleCard = (seat, slot) => v.players[seat] && v.players[seat].battle[slot - 1];
+  const surprise = surpriseCard(action, v);
+  if (surprise !== undefined) return surprise;
   switch (verb) {
     case 'pick':
       if (p.prompt === 'blind') return null;
@@ -158,7 +165,7 @@ function actionLabel(action, v) {
     case 'trap': return t('a_trap', { name, n });
     case 'exclude': return t('a_exclude', { name });
     case 'exclude-trap': return t('a_exclude_trap', { name, n });
-    default: return action;
+    default: return surpriseLabel(action, v) ?? action;
   }
 }
 
@@ -185,6 +192,7 @@ function opsSignature(v) {
     S.settings.lang, v.lang, v.session.id, p && p.prompt_id, p && p.seat, p && p.legal, p && p.context,
     S.awaiting, S.confirm, v.match.over, v.history.live, v.session.you, online(),
     p && p.prompt === 'declare' ? v.players.map((x) => x.battle.map((c) => c && c.lv)) : null,
+    armedSlug(v),
   ]);
 }
 
@@ -210,16 +218,18 @@ export function renderOps(v) {
     const b = bannerInfo(v);
     kids.push(h('div', { class: 'ops-prompt waiting' },
       h('div', { class: 'ops-title' }, v.history.live ? h('span', { class: 'spinner' }) : null, b.text),
-      h('p', { class: 'muted', text: `${seatName(p.seat)} · ${t(`pt_${p.prompt}`)}` })));
+      h('p', { class: 'muted', text: `${seatName(p.seat)} · ${t(`pt_${p.prompt}`)}` }),
+      waitingNote(v)));
     if (p.context && p.context.card) kids.push(textBox(p.context.card));
     put(body, ...kids);
     return;
   }
 
   const ctx = p.context || {};
-  const prompt = h('div', { class: 'ops-prompt' },
+  const prompt = p.prompt === 'surprise' ? flipPanel(v) : h('div', { class: 'ops-prompt' },
     h('div', { class: 'ops-title', text: t(`pt_${p.prompt}`) }),
-    h('p', { class: 'ops-expl', text: promptText(v) }));
+    h('p', { class: 'ops-expl', text: promptText(v) }),
+    turnNotes(v));
   if (p.prompt === 'declare') {
     const list = (ctx.attackers || []).map((n) => {
       const c = v.players[p.seat].battle[n - 1];
@@ -339,8 +349,12 @@ export function markSelectable(v) {
     e.classList.remove('selectable');
     delete e.dataset.act;
   }
-  if (!isMyPrompt(v) || S.awaiting != null || !online()) return;
+  if (!isMyPrompt(v) || S.awaiting != null || !online()) {
+    markSurprise(v);
+    return;
+  }
   for (const a of v.pending.legal) {
+    if (a.startsWith('surprise-set ')) continue; // a tactics-hand card, then the zone (markSurprise)
     for (const sel of refsOf(a, v)) {
       for (const e of $$(sel, $('#game'))) {
         e.classList.add('selectable');
@@ -348,5 +362,6 @@ export function markSelectable(v) {
       }
     }
   }
+  markSurprise(v);
 }
 

@@ -15,6 +15,7 @@ import {
 import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver } from './kobo-info.js';
 import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, setHover } from './kobo-ops.js';
 import { t } from './kobo-strings.js';
+import { onSurpriseClick, renderSurpriseOption, withSurprise } from './kobo-surprise.js';
 import { $, $$, h, put } from '../shell/dom.js';
 import { showInfo } from '../shell/info.js';
 import { me } from '../shell/seats.js';
@@ -122,6 +123,7 @@ function renderStartOptions(box, ctx) {
   }
   const preview = $('#deck-preview');
   if (!preview.hidden && preview.dataset.side) showDeckPreview(Number(preview.dataset.side), true);
+  renderSurpriseOption(box, ctx);
 }
 
 function startConfig() {
@@ -244,7 +246,7 @@ export const game = {
   boardClass: '',
   ensureCatalog,
   renderStartOptions,
-  startConfig,
+  startConfig: (box, ctx) => withSurprise(startConfig(box, ctx)),
   onUnpicked: () => { $('#deck-preview').hidden = true; },
   init,
   render,
@@ -253,6 +255,7 @@ export const game = {
   promptName: (prompt) => t(`pt_${prompt}`),
   detectEnd,
   intercept,
+  onBoardClick: onSurpriseClick,
   tapToInspect,
   onEscape,
   reset: () => { K.prevKeys.clear(); labelPaceSetting(); },
