@@ -43,6 +43,7 @@ from kessen.engine import registry
 from kessen.engine.contract import RulesError
 from kessen.server.content_api import content_router
 from kessen.server.decks_api import decks_router
+from kessen.server.friend_api import ClockSpec, friend_router
 from kessen.server.hub import DEFAULT_PACE, Client, Full, Hub
 from kessen.server.limits import (
     BURST,
@@ -67,6 +68,7 @@ from kessen.server.protocol import (
     Redo,
     ShowAll,
     Undo,
+    UndoAnswer,
     error,
     parse_message,
 )
@@ -109,6 +111,8 @@ class NewGame(BaseModel):
     com: str = Field(default="heuristic", max_length=64)
     pace: float | None = Field(default=None, ge=0, le=MAX_PACE, allow_inf_nan=False)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    clock: ClockSpec | None = None
+    """A match clock between two people (``mode`` ``vs_human``); none by default."""
 
 
 def _resumable(store: MatchStore, info: MatchInfo) -> bool:
@@ -252,6 +256,7 @@ def create_app(
                 request.com,
                 pace,
                 store,
+                clock=None if request.clock is None else request.clock.pair(),
             )
         except RulesError as err:
             raise HTTPException(422, str(err)) from err
@@ -261,14 +266,18 @@ def create_app(
             if store is not None and session.recorder is not None:
                 await asyncio.to_thread(store.delete_match, session.recorder.match_id)
             raise HTTPException(503, str(err)) from err
-        seat = 0 if request.mode == "vs_com" else SPECTATOR
-        return {"id": session.id, "token": session.first_token, "seat": seat}
+        seat = SPECTATOR if request.mode == "com_vs_com" else 0
+        invites = {} if session.table is None else {"invite": session.table.invite}
+        if session.table is not None:
+            invites["spectate"] = session.table.spectate_token
+        return {"id": session.id, "token": session.first_token, "seat": seat, **invites}
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
         return [s.summary() for s in hub.sessions.values()]
 
     app.include_router(matches_router(store, hub))
+    app.include_router(friend_router(hub))
     app.include_router(content_router(RULESETS))
     app.include_router(decks_router(store, RULESETS))
 
@@ -286,6 +295,7 @@ def create_app(
             return
         client = Client(ws, session.seat_of(token))
         hub.clients[game_id].add(client)
+        await hub.arrived(session, client)
         bucket = TokenBucket()
         noticed = -NOTICE_EVERY
         try:
@@ -317,6 +327,7 @@ def create_app(
             pass
         finally:
             hub.clients.get(game_id, set()).discard(client)
+            hub.departed(session, client)
 
     return app
 
@@ -332,6 +343,8 @@ def _apply(session: Session, seat: int, message: ClientMessage) -> None:
         session.redo(seat)
     elif isinstance(message, Live):
         session.go_live()
+    elif isinstance(message, UndoAnswer):
+        session.answer_undo(seat, message.accept)
 
 
 async def _handle(hub: Hub, session: Session, client: Client, raw: str) -> bool:

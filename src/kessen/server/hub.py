@@ -12,6 +12,10 @@ At most :data:`~kessen.server.limits.MAX_SESSIONS` sessions live at once. A fini
 seconds after its end once nobody is connected to it, or at once when a new game needs its
 place (its connections get an ``evicted`` message first). The store keeps its record; a later
 connection to it is told the record's match id (:meth:`Hub.evicted_message`).
+
+A match between two people has no COM task: its task watches the table instead (a clock that
+runs out, a grace period that ends: :meth:`Hub._watch`), and every connection that opens or
+closes is told to the session (:meth:`Hub.arrived`, :meth:`Hub.departed`) and shown to all.
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ class Hub:
     gone: OrderedDict[str, tuple[int | None, frozenset[str]]] = field(default_factory=OrderedDict)
     """Evicted sessions: their record's match id and their tokens."""
     closing: set[asyncio.Task[None]] = field(default_factory=set)
-    """Connections of evicted sessions being told and closed."""
+    """Connections of evicted sessions being told and closed, and departures being told."""
 
     def add(self, session: Session) -> None:
         """Register a session and start driving its COM seats; :class:`Full` if there is no
@@ -84,7 +88,8 @@ class Hub:
         self.clients[session.id] = set()
         self.locks[session.id] = asyncio.Lock()
         self.wake[session.id] = asyncio.Event()
-        self.tasks[session.id] = asyncio.create_task(self._drive(session))
+        drive = self._watch if session.table is not None else self._drive
+        self.tasks[session.id] = asyncio.create_task(drive(session))
         self.wake[session.id].set()
         self._note_end(session)
 
@@ -113,9 +118,9 @@ class Hub:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect):
             await client.ws.send_text(state_message(view))
 
-    async def broadcast(self, session: Session) -> None:
-        """Send every client of the session its own view."""
-        clients = list(self.clients.get(session.id, ()))
+    async def broadcast(self, session: Session, but: Client | None = None) -> None:
+        """Send every client of the session (``but`` one) its own view."""
+        clients = [c for c in self.clients.get(session.id, ()) if c is not but]
         if not clients:
             return
 
@@ -133,7 +138,7 @@ class Hub:
         self._note_end(session)
 
     def _note_end(self, session: Session) -> None:
-        if session.live.outcome is None:
+        if not session.over:
             self.ended.pop(session.id, None)
         else:
             self.ended.setdefault(session.id, time.monotonic())
@@ -167,6 +172,52 @@ class Hub:
                     session.apply_com(seat, action, why)
                 self._note_end(session)
                 await self.broadcast(session)
+
+    async def _watch(self, session: Session) -> None:
+        """Between two people: wake when a clock may run out or a grace period ends (or
+        anything changed), let the session look, and show everyone the result."""
+        wake = self.wake[session.id]
+        lock = self.lock(session)
+        while True:
+            at = session.next_wake()
+            timeout = None if at is None else max(0.0, at - session.now()) + 0.01
+            timed_out = False
+            try:
+                await asyncio.wait_for(wake.wait(), timeout)
+            except TimeoutError:
+                timed_out = True
+            wake.clear()
+            async with lock:
+                ended = session.tick()
+            if ended or timed_out:
+                self._note_end(session)
+                await self.broadcast(session)
+
+    async def arrived(self, session: Session, client: Client) -> None:
+        """A connection opened: its seat is present (the others see it, once it has its
+        own first view)."""
+        async with self.lock(session):
+            session.arrive(client.seat)
+        if session.table is not None:
+            self.changed(session)
+            await self.broadcast(session, but=client)
+
+    def departed(self, session: Session, client: Client) -> None:
+        """A connection closed: the session is told (a seat left alone starts its grace
+        period) and the others are shown it."""
+        self.clients.get(session.id, set()).discard(client)
+        if session.table is None or session.id not in self.sessions:
+            return
+
+        async def tell() -> None:
+            async with self.lock(session):
+                session.leave(client.seat)
+            self.changed(session)
+            await self.broadcast(session)
+
+        task = asyncio.get_running_loop().create_task(tell())
+        self.closing.add(task)
+        task.add_done_callback(self.closing.discard)
 
     # --- eviction ---------------------------------------------------------------------
 

@@ -33,6 +33,13 @@ NOTICE_EVERY: Final = 1.0
 """Seconds between two ``rate_limited`` notices to one connection (a flood gets one)."""
 MAX_PACE: Final = 30.0
 """The slowest COM pace, in seconds per action."""
+GRACE: Final = 60.0
+"""Seconds a match between two people waits for a seat that lost its connection before that
+seat's clock (if one is set) runs again."""
+MAX_BANK: Final = 7200.0
+"""The largest bank of a match clock, in seconds (the smallest is one second)."""
+MAX_INCREMENT: Final = 600.0
+"""The largest clock increment per decision, in seconds."""
 CLIENT_FORBIDDEN: Final = {
     "validate": "the server always validates decks; this switch only serves re-loading a "
     "recorded state",

@@ -3,7 +3,9 @@
 Client → server, one JSON object per message (at most :data:`MAX_MESSAGE` bytes):
 
 - ``{"type": "act", "prompt_id": 12, "action": "attack 1"}`` answer the pending prompt
-- ``{"type": "undo"}`` / ``{"type": "redo"}`` / ``{"type": "live"}`` history buttons
+- ``{"type": "undo"}`` / ``{"type": "redo"}`` / ``{"type": "live"}`` history buttons (between
+  two people, ``undo`` asks the opponent, who answers
+  ``{"type": "undo_answer", "accept": true}`` or ``false``)
 - ``{"type": "lang", "lang": "en"}`` language of names, texts and log
 - ``{"type": "show_all", "on": true}`` spectators of COM vs COM: see every card
 - ``{"type": "ping"}``
@@ -83,6 +85,13 @@ class ShowAll(_Message):
     on: StrictBool
 
 
+class UndoAnswer(_Message):
+    """The answer to the opponent's undo request (two people)."""
+
+    type: Literal["undo_answer"]
+    accept: StrictBool
+
+
 class Ping(_Message):
     """Keep-alive; answered with the current state."""
 
@@ -90,7 +99,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Act | Undo | Redo | Live | Lang | ShowAll | Ping, Field(discriminator="type")
+    Act | Undo | Redo | Live | Lang | ShowAll | Ping | UndoAnswer, Field(discriminator="type")
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 

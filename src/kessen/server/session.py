@@ -1,9 +1,10 @@
 """One match being played on the server: its seats, its history, undo/redo, COM moves.
 
 A session is game-agnostic: it talks to the game only through the engine contract. Each seat
-is a human or a COM level. The history keeps every state (cheap clones), so undo restores a
-snapshot and redo re-applies the recorded actions; the game's RNG lives in the state, so redo
-never re-rolls anything.
+is a human or a COM level; in a match between two people (``vs_human``) the table of
+:mod:`kessen.server.table` adds the invite, presence, clock and undo requests. The history
+keeps every state (cheap clones), so undo restores a snapshot and redo re-applies the recorded
+actions; the game's RNG lives in the state, so redo never re-rolls anything.
 """
 
 from __future__ import annotations
@@ -12,19 +13,22 @@ import contextlib
 import logging
 import math
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kessen.engine import registry
 from kessen.engine.action import Action, ActionParseError
-from kessen.engine.contract import GameState, Json, RulesError
+from kessen.engine.contract import GameState, Json, Outcome, RulesError
 from kessen.engine.log import Event
 from kessen.engine.replay import Replay
 from kessen.engine.undo import UndoPoint, UndoRule
+from kessen.server.table import TIMEOUT, Clock, Table
 from kessen.store.html_replay import shown_action
 from kessen.store.records import MatchStore, NewMatch, Recorder
 
-Mode = Literal["vs_com", "com_vs_com"]
+Mode = Literal["vs_com", "com_vs_com", "vs_human"]
 SPECTATOR = -1
 
 
@@ -85,7 +89,11 @@ class Session:
     floor: int = 0
     """Undo never goes back past this many actions (a branch starts where it continued)."""
     undo_rule: UndoRule = field(default_factory=UndoRule)
-    _log_texts: dict[tuple[str, int, int | None, bool], list[tuple[Event, str]]] = field(
+    table: Table | None = None
+    """Two people's match: invite, presence, clock, undo requests (``vs_human`` only)."""
+    now: Callable[[], float] = field(default=time.monotonic, repr=False)
+    """The clock of the table's grace periods and match clock (a fake one in tests)."""
+    _log_texts: dict[tuple[str, int | None, int | None, bool], list[tuple[Event, str]]] = field(
         default_factory=dict, repr=False
     )
     """Log texts already rendered, per reader: (event, text), kept while the events are."""
@@ -99,20 +107,35 @@ class Session:
         com_level: str,
         pace: float,
         store: MatchStore | None = None,
+        clock: tuple[float, float] | None = None,
     ) -> Session:
         """A new session, recorded in ``store`` if given; raises :class:`RulesError` for a bad
-        config or COM level. Its first token (the player's, or the spectator's in COM vs COM)
-        is in ``tokens``."""
+        config or COM level. Its first token (the player's, or the spectator's in COM vs COM;
+        the creator's, seat 0, between two people) is in ``tokens``. ``clock`` (bank, increment
+        in seconds) sets a match clock between two people."""
         rules = registry.get(ruleset)
+        if mode == "vs_human":
+            com_level = next(iter(rules.players))  # no COM plays; any known level passes
+        if clock is not None and mode != "vs_human":
+            raise SessionError("a match clock is for matches between two people")
         if com_level not in rules.players:
             raise SessionError(
                 f"unknown COM level {com_level!r}; known: {', '.join(rules.players)}"
             )
         state = rules.new_game(config, seed)
-        com = {1: com_level} if mode == "vs_com" else {0: com_level, 1: com_level}
+        com = {
+            "vs_com": {1: com_level},
+            "com_vs_com": {0: com_level, 1: com_level},
+            "vs_human": {},
+        }[mode]
         session = Session(secrets.token_hex(8), ruleset, config, seed, mode, com, pace)
         session.states.append(state)
-        session.new_token(0 if mode == "vs_com" else SPECTATOR)
+        session.new_token(0 if mode != "com_vs_com" else SPECTATOR)
+        if mode == "vs_human":
+            session.table = Table(session.new_token(1), session.new_token(SPECTATOR))
+            session.table.away_since[0] = session.now()
+            if clock is not None:
+                session.table.clock = Clock.start(*clock)
         if store is not None:
             players = {str(s): com.get(s, "human") for s in range(state.seats)}
             session.recorder = Recorder.start(
@@ -128,6 +151,18 @@ class Session:
             "com": {str(k): v for k, v in self.com.items()},
             "pace": self.pace,
             "tokens": dict(self.tokens),
+            **({} if self.table is None else self._table_meta(self.table)),
+        }
+
+    @staticmethod
+    def _table_meta(table: Table) -> Json:
+        """What the store keeps of a table: the tokens' roles and the clock's settings (never
+        the invite code: it lives in memory only)."""
+        clock = table.clock
+        return {
+            "guest": table.guest_token,
+            "spectate": table.spectate_token,
+            "clock": None if clock is None else [clock.bank, clock.increment],
         }
 
     @staticmethod
@@ -146,6 +181,14 @@ class Session:
             float(meta["pace"]),
         )
         session.tokens = {str(k): int(v) for k, v in meta["tokens"].items()}
+        if session.mode == "vs_human":
+            # The invite code is gone with the old process: the seat counts as taken (its
+            # token still opens it), and the clock starts again from full banks.
+            table = Table(str(meta["guest"]), str(meta["spectate"]), invite=None, claimed=True)
+            if isinstance(meta.get("clock"), list):
+                table.clock = Clock.start(float(meta["clock"][0]), float(meta["clock"][1]))
+            table.away_since = {0: session.now(), 1: session.now()}
+            session.table = table
         session._load(replay)
         if isinstance(meta.get("branch"), list):
             session.floor = int(meta["branch"][1])
@@ -256,7 +299,7 @@ class Session:
         """Drop the states no undo can reach any more (against COM only: COM vs COM keeps
         its whole history to browse): those before the last decision of another seat than
         each person's."""
-        if self.mode != "vs_com":
+        if self.mode == "com_vs_com":
             return
         horizon = self.steps
         for person in self.human_seats:
@@ -294,8 +337,10 @@ class Session:
         self.actions.append((seat, action))
         if seat not in self.com:
             self.why = None
-        else:
+        if seat in self.com or self.table is not None:
             self._forget_unreachable()
+        if self.table is not None:
+            self.table.undo_request = None  # a move answers every open request
         self.version += 1
 
     def act(self, seat: int, prompt_id: int, text: str) -> None:
@@ -304,6 +349,7 @@ class Session:
             raise SessionError("this connection does not play a seat")
         if self.cursor is not None:
             raise SessionError("you are viewing the history; return to live play first")
+        self._table_open()
         try:
             action = Action.parse(text)
         except ActionParseError as err:
@@ -311,7 +357,11 @@ class Session:
         state = self.live.clone()
         state.answer(seat, prompt_id, action)
         self.redo_groups.clear()
+        self._charge()
         self._push(seat, action, state)
+        if self.table is not None and self.table.clock is not None:
+            self.table.clock.left[seat] += self.table.clock.increment
+        self.retime()
 
     def com_seed(self) -> int:
         """The seed of the COM decision now pending: fixed by the game seed and prompt id, so
@@ -359,8 +409,9 @@ class Session:
         return UndoPoint(index, point.code, point.reason, point.earliest + self.first)
 
     def undo(self, seat: int) -> None:
-        """Take back ``seat``'s last decision with the replies that followed (vs COM), or step
-        back through the history (COM vs COM)."""
+        """Take back ``seat``'s last decision with the replies that followed (vs COM), step
+        back through the history (COM vs COM), or ask the opponent to let ``seat`` take its
+        last decision back (two people: :meth:`answer_undo` decides)."""
         if self.mode == "com_vs_com":
             current = self.cursor if self.cursor is not None else self.steps
             if current == 0:
@@ -370,6 +421,13 @@ class Session:
             return
         if seat == SPECTATOR or seat in self.com:
             raise SessionError("this connection does not play a seat")
+        if self.table is not None:
+            self._request_undo(self.table, seat)
+            return
+        self._take_back(seat)
+
+    def _take_back(self, seat: int) -> None:
+        """Undo ``seat``'s last decision (and what followed it), as the undo rule allows."""
         point = self.undo_point(seat)
         if point.index is None:
             raise SessionError(point.reason or "cannot undo")
@@ -399,10 +457,157 @@ class Session:
             raise SessionError("nothing to redo")
         if self.live.pending is None or self.live.pending.seat != seat:
             raise SessionError("nothing to redo: the game has moved on")
+        if self.table is not None:
+            self._table_open()
+            if self.redo_groups[-1][0][0] != seat:
+                raise SessionError("nothing of yours to redo")
+            self._charge()
         for who, action in self.redo_groups.pop():
             state = self.live.clone()
             state.apply(action)
             self._push(who, action, state)
+        self.retime()
+
+    # --- two people ---------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the match has ended: on the board, or on time."""
+        return self.outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the match ended (on time between two people), or None while it goes on."""
+        if self.table is not None and self.table.ended is not None:
+            return self.table.ended
+        return self.live.outcome
+
+    def join(self, code: str) -> tuple[str, int]:
+        """The token and seat an invite or spectator ``code`` opens (seat 1 once, then the
+        spectator's view); :class:`SessionError` for a code of no use here."""
+        table = self.table
+        found = None if table is None else table.claim(code)
+        if table is None or found is None:
+            raise SessionError("no such invite for this game")
+        if found[1] == 1:
+            table.away_since[1] = self.now()  # the guest connects next
+            self.retime()
+            self.version += 1
+        return found
+
+    def arrive(self, seat: int) -> None:
+        """A connection of ``seat`` opened (two people: it is present again)."""
+        if self.table is not None:
+            self.table.arrive(seat)
+            self.retime()
+
+    def leave(self, seat: int) -> None:
+        """A connection of ``seat`` closed (two people: its grace period may start)."""
+        if self.table is not None:
+            self._charge()
+            self.table.leave(seat, self.now())
+            self.retime()
+
+    def _table_open(self) -> None:
+        """Refuse a move while the match waits for its guest or has ended on time."""
+        table = self.table
+        if table is None:
+            return
+        if table.ended is not None:
+            raise SessionError("the match is over; open its record to replay or branch it")
+        if not table.claimed:
+            raise SessionError("your opponent has not joined yet: share the invite link")
+
+    def _charge(self) -> None:
+        """Charge the running clock up to now (before a move changes who decides)."""
+        if self.table is not None and self.table.clock is not None:
+            self.table.clock.settle(self.now())
+
+    def retime(self) -> None:
+        """Let the clock run for the seat whose decision is pending; for nobody while the
+        match waits for its guest, for a seat away within its grace, or after the end."""
+        table = self.table
+        if table is None or table.clock is None:
+            return
+        now = self.now()
+        pending = self.live.pending
+        seat = None
+        if pending is not None and table.claimed and table.ended is None:
+            seat = None if table.away(pending.seat, now) else pending.seat
+        stopped = table.clock.running is None
+        table.clock.run(seat, now)
+        if stopped and seat is not None and seat in table.away_since:
+            table.clock.since = min(now, table.away_since[seat] + table.grace)  # grace's end
+
+    def tick(self) -> bool:
+        """Look at the clock: a seat at zero loses the match. True if it just ended so."""
+        table = self.table
+        if table is None or table.clock is None or self.over:
+            return False
+        self.retime()  # a grace period that ended lets its seat's clock run again
+        clock = table.clock
+        if clock.running is not None and clock.remaining(self.now())[clock.running] <= 0:
+            self._forfeit(clock.running)
+            return True
+        return False
+
+    def next_wake(self) -> float | None:
+        """When something changes by itself (a clock runs out, a grace period ends), in the
+        session's clock's seconds; None if nothing will."""
+        table = self.table
+        if table is None or self.over:
+            return None
+        now = self.now()
+        times = [t for t in table.grace_ends() if t > now]
+        expires = None if table.clock is None else table.clock.expires()
+        if expires is not None:
+            times.append(expires)
+        return min(times, default=None)
+
+    def _forfeit(self, loser: int) -> None:
+        """``loser``'s time ran out: the opponent wins, recorded as the match's outcome."""
+        table = self.table
+        assert table is not None
+        table.ended = Outcome(1 - loser, TIMEOUT)
+        table.undo_request = None
+        if table.clock is not None:
+            table.clock.run(None, self.now())
+        if self.recorder is not None:
+            results = list(getattr(self.live, "results", ()))
+            self.recorder.store.finish_match(self.recorder.match_id, table.ended, results)
+        self.version += 1
+
+    def _request_undo(self, table: Table, seat: int) -> None:
+        """``seat`` asks to take back its last decision (as the undo rule allows)."""
+        self._table_open()
+        point = self.undo_point(seat)
+        if point.index is None:
+            raise SessionError(point.reason or "cannot undo")
+        if table.undo_request is not None:
+            raise SessionError("an undo request is already waiting for an answer")
+        table.undo_request = seat
+        self.version += 1
+
+    def answer_undo(self, seat: int, accept: bool) -> None:
+        """The opponent of the seat that asked accepts (the undo is made) or refuses."""
+        table = self.table
+        if table is None:
+            raise SessionError("only a match between two people asks before an undo")
+        if seat not in (0, 1):
+            raise SessionError("this connection does not play a seat")
+        asker = table.undo_request
+        if asker is None:
+            raise SessionError("no undo request is waiting for an answer")
+        if asker == seat:
+            raise SessionError("your opponent answers your undo request, not you")
+        table.undo_request = None
+        if accept:
+            self._charge()
+            self._take_back(asker)
+            self.retime()
+        count = int((table.undo_notice or {}).get("n", 0)) + 1
+        table.undo_notice = {"n": count, "by": asker, "accepted": accept}
+        self.version += 1
 
     def go_live(self) -> None:
         """Leave the history and follow live play again."""
@@ -422,11 +627,24 @@ class Session:
                 "undo_blocked": None,
                 "boundary_log": None,
             }
+        if seat == SPECTATOR:
+            return {
+                "can_undo": False,
+                "can_redo": False,
+                "live": True,
+                "step": self.steps,
+                "steps": self.steps,
+                "undo_blocked": None,
+                "boundary_log": None,
+            }
         point = self.undo_point(seat)
         before = len(self.state_at(point.earliest).log_events())
+        can_redo = bool(self.redo_groups)
+        if self.table is not None:
+            can_redo = can_redo and self.redo_groups[-1][0][0] == seat
         return {
             "can_undo": point.index is not None,
-            "can_redo": bool(self.redo_groups),
+            "can_redo": can_redo,
             "live": True,
             "step": self.steps,
             "steps": self.steps,
@@ -438,16 +656,20 @@ class Session:
     # --- views ------------------------------------------------------------------------
 
     def view_for(self, seat: int, lang: str, show_all: bool) -> Json:
-        """The shown state as ``seat`` may see it (spectators see the bottom seat's view,
-        or everything when they asked and the mode allows it), with log texts added."""
+        """The shown state as ``seat`` may see it (spectators see the bottom seat's view, the
+        observer's between two people, or everything when they asked and the mode allows it),
+        with log texts added."""
         state = self.shown
-        everything = show_all and (self.mode == "com_vs_com" or state.pending is None)
-        viewer = 0 if seat == SPECTATOR else seat
+        over = self.over
+        everything = show_all and (self.mode == "com_vs_com" or state.pending is None or over)
+        viewer: int | None = seat
+        if seat == SPECTATOR:
+            viewer = None if self.table is not None else 0
         view = state.view_all(lang) if everything else state.view(viewer, lang)
         speaker = None if seat == SPECTATOR else viewer  # spectators read "P1/P2", not "you"
         self._describe_log(view["log"], state, (lang, viewer, speaker, everything))
-        view["history"] = self.history(viewer)
-        view["com_why"] = self._why_for(viewer, everything)
+        view["history"] = self.history(SPECTATOR if viewer is None else viewer)
+        view["com_why"] = None if viewer is None else self._why_for(viewer, everything)
         view["session"] = {
             "id": self.id,
             "mode": self.mode,
@@ -456,10 +678,14 @@ class Session:
             "pace": self.pace,
             "show_all": everything,
         }
+        if self.table is not None:
+            view["session"]["table"] = self.table.view_for(seat, self.now(), over)
+            if self.table.ended is not None:
+                view["pending"] = None  # the match ended on time: nothing is asked any more
         return view
 
     def _describe_log(
-        self, log: list[Json], state: GameState, reader: tuple[str, int, int | None, bool]
+        self, log: list[Json], state: GameState, reader: tuple[str, int | None, int | None, bool]
     ) -> None:
         """Add each log entry's text for ``reader`` (language, viewer, speaker, everything).
 
@@ -516,7 +742,7 @@ class Session:
 
     def summary(self) -> dict[str, Any]:
         """A short description for listings."""
-        outcome = self.live.outcome
+        outcome = self.outcome
         return {
             "id": self.id,
             "ruleset": self.ruleset,

@@ -1,0 +1,160 @@
+"""Two people at one table: the invite, the seats' presence and grace, the clock, undo requests.
+
+A match between two people (mode ``vs_human``) keeps this next to its history. Nothing here knows
+a ruleset: the clock runs for whichever seat the live state's ``pending`` names, and every rule
+of the game stays the engine's.
+
+- **Invite.** The creator plays seat 0. Seat 1's token exists from the start (it is stored with
+  the match, so the guest can come back after a restart), but it is handed out once only, to
+  whoever first presents the invite code. A used invite, and the spectator code, give the one
+  spectator token: the observer's view (no hidden card of either seat until the match ends).
+  The invite code itself lives in memory only: after a server restart it opens nothing but the
+  spectator's view.
+- **Presence and grace.** A seat with no open connection is *away*; for :data:`GRACE` seconds
+  (per absence) the game waits for it: its clock does not run, and the opponent sees how long
+  is left. After that its clock runs again, if there is one.
+- **Clock** (optional, off by default): a bank of seconds per seat plus an increment per
+  decision. Only the seat whose decision is pending spends time; at zero it loses the match,
+  recorded as the outcome with the reason ``timeout``.
+- **Undo by request.** A seat may ask to take back what the undo rule of
+  :mod:`kessen.engine.undo` allows it; the opponent accepts or refuses. Any move cancels a
+  request still open.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Final
+
+from kessen.engine.contract import Json, Outcome
+from kessen.server.limits import GRACE
+
+TIMEOUT: Final = "timeout"
+"""The outcome reason of a match lost on time."""
+
+
+@dataclass
+class Clock:
+    """Each seat's bank of seconds; the running seat spends since ``since``."""
+
+    bank: float
+    increment: float
+    left: list[float]
+    running: int | None = None
+    since: float = 0.0
+
+    @staticmethod
+    def start(bank: float, increment: float, seats: int = 2) -> Clock:
+        """A clock with a full bank for every seat, stopped."""
+        return Clock(bank, increment, [float(bank)] * seats)
+
+    def settle(self, now: float) -> None:
+        """Charge the running seat the time since it started (or was last charged)."""
+        if self.running is not None:
+            self.left[self.running] -= max(0.0, now - self.since)
+        self.since = now
+
+    def run(self, seat: int | None, now: float) -> None:
+        """Charge the time so far, then let ``seat`` (or nobody) spend from now on."""
+        self.settle(now)
+        self.running = seat
+
+    def remaining(self, now: float) -> list[float]:
+        """Every seat's seconds left at ``now`` (the running seat's counted down)."""
+        out = list(self.left)
+        if self.running is not None:
+            out[self.running] -= max(0.0, now - self.since)
+        return [max(0.0, x) for x in out]
+
+    def expires(self) -> float | None:
+        """When the running seat's bank runs out (monotonic seconds), if one runs."""
+        if self.running is None:
+            return None
+        return self.since + max(0.0, self.left[self.running])
+
+    def to_json(self, now: float) -> Json:
+        """What both seats (and spectators) are shown."""
+        return {
+            "bank": self.bank,
+            "increment": self.increment,
+            "left": [round(x, 2) for x in self.remaining(now)],
+            "running": self.running,
+        }
+
+
+@dataclass
+class Table:
+    """The two-people part of a session (see the module docstring)."""
+
+    guest_token: str
+    spectate_token: str
+    invite: str | None = field(default_factory=lambda: secrets.token_urlsafe(16))
+    claimed: bool = False
+    grace: float = GRACE
+    clock: Clock | None = None
+    present: list[int] = field(default_factory=lambda: [0, 0])
+    """Open connections per seat."""
+    away_since: dict[int, float] = field(default_factory=dict)
+    """Seats without a connection, and since when (monotonic seconds)."""
+    undo_request: int | None = None
+    """The seat that asked to undo, while its request is open."""
+    undo_notice: Json | None = None
+    """The last answer to an undo request: ``{"n", "by", "accepted"}`` (``n`` rises)."""
+    ended: Outcome | None = None
+    """The outcome of a match that ended off the board (on time)."""
+
+    def claim(self, code: str) -> tuple[str, int] | None:
+        """The token and seat ``code`` opens: seat 1 the first time the invite is shown, the
+        spectator's token for a used invite or the spectator code; None for anything else."""
+        if self.invite is not None and secrets.compare_digest(code, self.invite):
+            if not self.claimed:
+                self.claimed = True
+                return self.guest_token, 1
+            return self.spectate_token, -1
+        if secrets.compare_digest(code, self.spectate_token):
+            return self.spectate_token, -1
+        return None
+
+    def away(self, seat: int, now: float) -> bool:
+        """Whether ``seat`` is away and still within its grace period."""
+        since = self.away_since.get(seat)
+        return since is not None and now - since < self.grace
+
+    def grace_ends(self) -> list[float]:
+        """When the grace periods now running end."""
+        return [since + self.grace for since in self.away_since.values()]
+
+    def arrive(self, seat: int) -> None:
+        """A connection of ``seat`` opened."""
+        if seat in (0, 1):
+            self.present[seat] += 1
+            self.away_since.pop(seat, None)
+
+    def leave(self, seat: int, now: float) -> None:
+        """A connection of ``seat`` closed; its last one starts its grace period."""
+        if seat in (0, 1):
+            self.present[seat] = max(0, self.present[seat] - 1)
+            if self.present[seat] == 0:
+                self.away_since[seat] = now
+
+    def view_for(self, seat: int, now: float, over: bool) -> Json:
+        """What ``seat`` (-1: a spectator) is shown of the table. The invite code goes to the
+        creator only, while unused; seat tokens never appear."""
+        return {
+            "joined": self.claimed,
+            "invite": self.invite if seat == 0 and not self.claimed else None,
+            "spectate": self.spectate_token,
+            "present": [n > 0 for n in self.present],
+            "grace": {
+                str(s): round(max(0.0, since + self.grace - now), 1)
+                for s, since in self.away_since.items()
+                if self.claimed and not over
+            },
+            "clock": None if self.clock is None else self.clock.to_json(now),
+            "undo_request": self.undo_request,
+            "undo_notice": self.undo_notice,
+            "ended": None
+            if self.ended is None
+            else {"winner": self.ended.winner, "reason": self.ended.reason},
+        }
