@@ -5,6 +5,11 @@ import { texts } from '../shell/i18n.js';
 
 const STRINGS = {
   ja: {
+    // The deck builder's pool and deck (games/kobo-decks.js) and the saved decks on the start screen.
+    db_kind: '種類', db_lv: 'Lv', db_all: 'すべて', db_search: 'キーワード（名前・本文）', db_clear_filters: '絞り込みを解除',
+    db_no_cards: '条件に合うカードはありません。', db_n_cards: '{n}種類', db_add: '1枚追加', db_remove: '1枚減らす',
+    db_other: 'その他', db_empty_section: 'カードプールから追加してください。', db_saved_group: '保存したデッキ',
+    db_saved_invalid: '{name}（{problems}：選べません）', db_saved_style: '保存したデッキ・{size}',
     deck_you: 'あなたのデッキ', deck_opp: '相手（COM）のデッキ', deck_p1: '下側（P1）のデッキ', deck_p2: '上側（P2）のデッキ', close: '閉じる',
     game_no: '第{n}ゲーム', first: '先攻：{who}', seat_turn: '{whose}ターン', standby_phase: 'スタンバイフェイズ',
     passes: 'パス {n}回', remaining: '罠・戦術 残り{n}', battle_area: 'バトルエリア', strategy_area: '作戦エリア',
@@ -84,6 +89,10 @@ const STRINGS = {
     act_sz_clear: 'サプライズをクリア', act_flip: 'フリップ', act_decline: '見送る',
   },
   en: {
+    db_kind: 'Kind', db_lv: 'Lv', db_all: 'All', db_search: 'Keyword (name, text)', db_clear_filters: 'Clear filters',
+    db_no_cards: 'No card fits these filters.', db_n_cards: '{n} cards', db_add: 'Add one', db_remove: 'Remove one',
+    db_other: 'Other', db_empty_section: 'Add cards from the card pool.', db_saved_group: 'Saved decks',
+    db_saved_invalid: '{name} ({problems}: cannot be chosen)', db_saved_style: 'Saved deck · {size}',
     deck_you: 'Your deck', deck_opp: "Opponent's (COM) deck", deck_p1: 'Bottom (P1) deck',
     deck_p2: 'Top (P2) deck', close: 'Close', game_no: 'Game {n}', first: 'First: {who}',
     seat_turn: '{whose} turn', standby_phase: 'Standby phase', passes: 'Passes: {n}',

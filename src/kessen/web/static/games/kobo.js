@@ -14,6 +14,7 @@ import {
 } from './kobo-fight.js';
 import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver } from './kobo-info.js';
 import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, setHover } from './kobo-ops.js';
+import { deckRef, savedDeckGroup, showSavedDecks, builder as deckBuilder } from './kobo-decks.js';
 import { t } from './kobo-strings.js';
 import { onSurpriseClick, renderSurpriseOption, withSurprise } from './kobo-surprise.js';
 import { $, $$, h, put } from '../shell/dom.js';
@@ -116,18 +117,20 @@ function renderStartOptions(box, ctx) {
   for (const side of [0, 1]) {
     const sel = $(`#deck-${side}`);
     const current = sel.value || defaults[side] || (decks[side] && decks[side].slug);
-    put(sel, ...decks.map((d) => h('option', { value: d.slug, text: d.name })));
+    put(sel, ...decks.map((d) => h('option', { value: d.slug, text: d.name })), savedDeckGroup(() => renderStartOptions(box, ctx)));
     if (current) sel.value = current;
+    if (!sel.value || sel.selectedOptions[0].disabled) sel.value = defaults[side] || (decks[side] && decks[side].slug) || '';
     const deck = cat().decks[sel.value];
     $(`#deck-style-${side}`).textContent = deck ? deck.style : '';
   }
   const preview = $('#deck-preview');
   if (!preview.hidden && preview.dataset.side) showDeckPreview(Number(preview.dataset.side), true);
   renderSurpriseOption(box, ctx);
+  showSavedDecks();
 }
 
 function startConfig() {
-  return { decks: [$('#deck-0').value, $('#deck-1').value] };
+  return { decks: [deckRef($('#deck-0').value), deckRef($('#deck-1').value)] };
 }
 
 /** Once at boot: the deck list buttons, the deck pickers, the pace setting, the hover over
@@ -261,6 +264,7 @@ export const game = {
   reset: () => { K.prevKeys.clear(); labelPaceSetting(); },
   replayTurnLabel,
   continueConfig,
+  deckBuilder,
   decks: () => Object.values(cat().decks || {}),
   deckName,
 };

@@ -4,6 +4,7 @@
 // shell/registry.js.
 
 import { choose, connect, onMessages, send } from './connection.js';
+import { bindDecks, renderDecksScreen } from './decks.js';
 import { $, $$ } from './dom.js';
 import { bindHelp, renderHelp } from './help.js';
 import { bindHistory, renderHistoryScreen, routeFromHash } from './history.js';
@@ -36,6 +37,7 @@ async function setLang(lang) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: 'lang', lang });
   renderStart();
   renderHistoryScreen();
+  renderDecksScreen();
   renderHelp();
   replayLangChanged();
   S.opsSig = '';
@@ -172,6 +174,7 @@ function bindEvents() {
   for (const b of $$('[data-lang]')) b.addEventListener('click', () => setLang(b.dataset.lang));
 
   bindHistory();
+  bindDecks();
   $('#btn-history').addEventListener('click', () => historyButton());
   $('#btn-undo').addEventListener('click', () => send({ type: 'undo' }));
   $('#btn-redo').addEventListener('click', () => send({ type: 'redo' }));

@@ -45,6 +45,19 @@
 //   replayTurnLabel(turn) the label of one entry of a record's `turns` (replay viewer).
 //   continueConfig(match, seat, res)  the config もう一度 repeats after "continue from here".
 //   deckName(slug), decks()  optional: the game's decks (history list and deck filter).
+//   deckBuilder           optional: the game's part of the deck builder (shell/decks.js, the
+//                         デッキ構築 screen, offered for games that have it; the server's
+//                         /api/decks/<id> must exist). An object with
+//       blank()           an empty deck (the game's deck JSON);
+//       starters()        [{key, name, deck}]: the decks a new deck may start from;
+//       nameOf(deck, lang)  the deck's own name; named(deck, name): the deck under that name
+//                         (what is checked, saved and exported);
+//       change(deck, card, delta)  the deck with one copy more or fewer (null: unchanged);
+//       summary(deck)     its size in a few characters;
+//       renderPool(box, ctx)  the card pool and its filters (ctx.add(card) adds one copy);
+//       renderDeck(box, ctx)  the deck by section with counts and −/+ (ctx.change(card, ±1)).
+//                         ctx = {deck, problems (the server's check), add, change}. The frame
+//                         does the rest: name, live problems, saved decks, import and export.
 //   helpAnchor            optional: the heading id of the game's rules document
 //                         (/api/rules/<id>) that the board's ルール button opens at (its
 //                         screen guide); without it, the first section (see `screenGuide`).

@@ -16,6 +16,7 @@ export function showScreen(name) {
   $('#game').hidden = name !== 'game';
   $('#history').hidden = name !== 'history';
   $('#help').hidden = name !== 'help';
+  $('#decks').hidden = name !== 'decks';
   document.body.classList.toggle('replaying', name === 'game' && !!S.replay);
   applySettings(); // the why panel is not part of a replay
   if (name !== 'history' && name !== 'game' && name !== 'help') setHash('');

@@ -48,6 +48,7 @@ export function renderStart() {
   $('#start-logo').textContent = game.brand;
   $('#start-logo-sub').textContent = game.logoSub;
   $('#start-tagline').textContent = game.t('tagline');
+  $('#open-decks').hidden = !game.deckBuilder; // the deck builder of a game with one (shell/decks.js)
   document.body.dataset.game = game.id;
   $('#mode-hint').textContent = game.t(mode === 'vs_com' ? 'mode_hint_vs' : 'mode_hint_cc');
   const levels = (S.meta.rulesets[game.id] && S.meta.rulesets[game.id].com_levels) || ['heuristic'];
