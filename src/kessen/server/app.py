@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kessen.engine import registry
 from kessen.engine.contract import RulesError
 from kessen.server.content_api import content_router
-from kessen.server.decks_api import decks_router
+from kessen.server.decks_api import SavedRef, decks_router, with_saved_decks
 from kessen.server.friend_api import ClockSpec, friend_router
 from kessen.server.hub import DEFAULT_PACE, Client, Full, Hub
 from kessen.server.limits import (
@@ -99,14 +99,16 @@ class NewGame(BaseModel):
 
     ``config`` overrides keys of the ruleset's default config (Kōbō: ``decks``, ``best_of``;
     TWGP: its rule switches such as ``quickStart`` or ``gridWidth``); the ruleset validates the
-    result. ``decks`` is Kōbō's shorthand for ``config["decks"]``.
+    result. ``decks`` is Kōbō's shorthand for ``config["decks"]``. A deck there (or in
+    ``config["decks"]``) may be a saved deck, ``{"saved": <id>}``: the server plays the list its
+    store keeps.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     ruleset: Literal["kobo", "twgp"] = "kobo"
     mode: Mode = "vs_com"
-    decks: list[str] | None = Field(default=None, min_length=2, max_length=2)
+    decks: list[str | SavedRef] | None = Field(default=None, min_length=2, max_length=2)
     config: dict[str, Any] | None = Field(default=None, max_length=32)
     com: str = Field(default="heuristic", max_length=64)
     pace: float | None = Field(default=None, ge=0, le=MAX_PACE, allow_inf_nan=False)
@@ -240,6 +242,7 @@ def create_app(
             if "decks" not in rules.default_config:
                 raise HTTPException(422, f"{request.ruleset} has no decks to choose")
             config["decks"] = request.decks
+        config = await asyncio.to_thread(with_saved_decks, store, request.ruleset, config)
         seed = request.seed if request.seed is not None else random.SystemRandom().randrange(2**62)
         pace = request.pace if request.pace is not None else hub.pace
         try:
