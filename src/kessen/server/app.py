@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
-RULESETS: Final = ("kobo", "twgp")
+RULESETS: Final = ("kobo", "twgp", "maken")
 """The rulesets the server offers, in the order the start screen lists them."""
 
 _log = logging.getLogger(__name__)
@@ -98,15 +98,15 @@ class NewGame(BaseModel):
     """A request to start a match.
 
     ``config`` overrides keys of the ruleset's default config (Kōbō: ``decks``, ``best_of``;
-    TWGP: its rule switches such as ``quickStart`` or ``gridWidth``); the ruleset validates the
-    result. ``decks`` is Kōbō's shorthand for ``config["decks"]``. A deck there (or in
-    ``config["decks"]``) may be a saved deck, ``{"saved": <id>}``: the server plays the list its
-    store keeps.
+    TWGP: its rule switches such as ``quickStart`` or ``gridWidth``; Maken: ``decks`` and its §14
+    switches); the ruleset validates the result. ``decks`` is the shorthand for
+    ``config["decks"]`` of the rulesets with decks. A deck there (or in ``config["decks"]``) may
+    be a saved deck, ``{"saved": <id>}``: the server plays the list its store keeps.
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    ruleset: Literal["kobo", "twgp"] = "kobo"
+    ruleset: Literal["kobo", "twgp", "maken"] = "kobo"
     mode: Mode = "vs_com"
     decks: list[str | SavedRef] | None = Field(default=None, min_length=2, max_length=2)
     config: dict[str, Any] | None = Field(default=None, max_length=32)

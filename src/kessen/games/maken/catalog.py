@@ -29,6 +29,34 @@ def catalog(lang: str, config: Mapping[str, Any] | None = None) -> Json:
     return _catalog(lang)
 
 
+_STAT_WORDS = {
+    "spd": ("速度", "speed"),
+    "front": ("先間合", "front distance"),
+    "atk": ("攻撃値", "attack"),
+    "cost": ("ゲージ消費", "gauge cost"),
+    "gain": ("ゲージ増加", "gauge gain"),
+}
+
+
+def option_effect(name: str, lang: str) -> str:
+    """What a 図7/図8 option does, in ``lang`` (§8.2's table).
+
+    >>> option_effect("dash", "ja"), option_effect("powerfulya", "en")
+    ('速度+2、ダッシュコスト1', 'both extras stay face-down')
+    """
+    stat, change, dash = (DA_OPTIONS | TA_OPTIONS)[name]
+    ja = lang == "ja"
+    if stat is None:
+        if name == "powerful":
+            return "追加の1枚を裏向きで残す" if ja else "the extra copy stays face-down"
+        return "追加の2枚を裏向きで残す" if ja else "both extras stay face-down"
+    word = _STAT_WORDS[stat][0 if ja else 1]
+    text = f"{word}{change:+d}" if ja else f"{word} {change:+d}"
+    if dash:
+        text += f"、ダッシュコスト{dash}" if ja else f", dash cost {dash}"
+    return text
+
+
 @cache
 def _catalog(lang: str) -> Json:
     cards = {
@@ -57,7 +85,11 @@ def _catalog(lang: str) -> Json:
         for s in SWITCHES
     }
     options = {
-        name: {"copies": n, "name": OPTION_JA[name] if lang == "ja" else name}
+        name: {
+            "copies": n,
+            "name": OPTION_JA[name] if lang == "ja" else name,
+            "effect": option_effect(name, lang),
+        }
         for n, table in ((2, DA_OPTIONS), (3, TA_OPTIONS))
         for name in table
     }

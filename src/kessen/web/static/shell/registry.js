@@ -79,11 +79,12 @@
 // entries are read out from a polite live region; a game needs to do nothing for that.
 
 import { game as kobo } from '../games/kobo.js';
+import { game as maken } from '../games/maken.js';
 import { game as twgp } from '../games/twgp.js';
 import { S } from './state.js';
 
 /** Every game this page can draw, in start-screen order. */
-export const GAMES = [kobo, twgp];
+export const GAMES = [kobo, twgp, maken];
 
 const BY_ID = new Map(GAMES.map((g) => [g.id, g]));
 

@@ -1,0 +1,286 @@
+// Project Maken (プロジェクト魔剣): the game module the shell draws Maken views with (see
+// shell/registry.js for the contract). Its parts: maken-strings.js (texts), maken-base.js
+// (catalogue, action words, situation, banner), maken-board.js (cards and fields, top bar,
+// results), maken-info.js (CARD INFORMATION, start options); this file holds the operation
+// panel, choosing on the board, the end of a game and the module object.
+//
+// It never decides what is legal: every button is one of `view.pending.legal`, sent back as
+// it is. A card on the board glows when an offered action names it; a card with one action
+// sends it, a card with several narrows the operation panel to them.
+
+import {
+  actionLabel, actionText, BET_VERBS, cardName, cat, ensureCatalog, helperOf, M, optionInfo, outcomeTitle, parse,
+  promptName, promptText, reasonText, refOf, bannerInfo,
+} from './maken-base.js';
+import { renderBoard, renderResults, renderTopInfo } from './maken-board.js';
+import { readable, renderInfo, renderStartOptions, startConfig } from './maken-info.js';
+import { tx } from './maken-strings.js';
+import { choose } from '../shell/connection.js';
+import { $, $$, h, put } from '../shell/dom.js';
+import { showInfo } from '../shell/info.js';
+import { closeOverlay, openOverlay } from '../shell/overlay.js';
+import { isMyPrompt, isSpectator, me, online, seatName } from '../shell/seats.js';
+import { leaveGame, playAgain } from '../shell/session.js';
+import { S, scheduleRender } from '../shell/state.js';
+
+/* ================================================================== operation panel */
+
+const FLOW = new Set(['keep', 'mulligan', 'draw', 'end', 'guard', 'gb', 'judge', 'pay-rest-from-gauge', 'decline']);
+
+function opsSignature(v) {
+  const p = v.pending;
+  return JSON.stringify([
+    S.settings.lang, v.session.id, p && p.prompt_id, p && p.seat, p && p.legal, S.awaiting, !!v.outcome,
+    v.history.live, v.history.step, v.session.you, online(), M.focus, !!cat(),
+  ]);
+}
+
+function actButton(a, label, sub, extra = '') {
+  const ref = refOf(a);
+  const hidden = M.focus && ref !== M.focus;
+  return h('button', {
+    type: 'button',
+    class: `act mk-act verb-${parse(a).verb}${hidden ? ' mk-filtered' : ''}${extra}`,
+    dataset: { action: a },
+    disabled: S.awaiting != null || !online(),
+    title: sub ? `${label} — ${sub}` : label,
+    onclick: () => choose(a),
+  }, h('span', { class: 'act-label', text: label }), sub ? h('span', { class: 'act-sub', text: sub }) : null);
+}
+
+/** The bets of the prompt, one block per card: the single bet, then the DA and TA options
+ *  (each option a button with its name and effect). */
+function betBlocks(v, bets) {
+  const byCard = new Map();
+  for (const a of bets) {
+    const x = parse(a);
+    const key = `${x.verb}|${x.id}`;
+    if (!byCard.has(key)) byCard.set(key, []);
+    byCard.get(key).push(a);
+  }
+  const blocks = [];
+  for (const [key, list] of byCard) {
+    const [verb, id] = key.split('|');
+    const helper = helperOf(v, v.pending.seat, id);
+    const filtered = M.focus && M.focus !== `h:${id}`;
+    const rows = [];
+    for (const n of [1, 2, 3]) {
+      const group = list.filter((a) => parse(a).n === n);
+      if (!group.length) continue;
+      const head = n === 1 ? null : h('div', { class: 'mk-opt-head', text: `${tx(n === 2 ? 'da' : 'ta')} · ${tx('opt_head')}` });
+      const buttons = group.map((a) => {
+        const x = parse(a);
+        if (!x.option) return actButton(a, `${tx(`v_${verb}`)}：${cardName(id)}`, tx('single'), ' mk-single');
+        const o = optionInfo(x.option);
+        return actButton(a, `${o.name}`, o.effect, ` mk-opt n${n}`);
+      });
+      rows.push(h('div', { class: `mk-bet-row n${n}` }, head, h('div', { class: 'mk-opts' }, buttons)));
+    }
+    blocks.push(h('div', { class: `mk-bet-block${filtered ? ' mk-filtered' : ''}`, dataset: { card: id } },
+      h('div', { class: 'mk-bet-card' },
+        h('b', { text: cardName(id) }),
+        helper ? h('span', { class: 'mk-chip helper', text: tx(helper === 'cost' ? 'helper_cost' : 'helper_free') }) : null),
+      rows));
+  }
+  return blocks;
+}
+
+function renderOps(v) {
+  const sig = opsSignature(v);
+  const body = $('#ops-body');
+  if (sig === M.opsSig && body.dataset.ruleset === 'maken') return;
+  M.opsSig = sig;
+  body.dataset.ruleset = 'maken';
+  const p = v.pending;
+  if (v.outcome) {
+    put(body,
+      h('div', { class: 'ops-prompt' }, h('div', { class: 'ops-title', text: tx('over') }), h('p', { text: `${outcomeTitle(v)} — ${reasonText(v.outcome.reason)}` })),
+      h('div', { class: 'ops-actions' }, h('button', { type: 'button', class: 'act-secondary', text: tx('show_result'), onclick: () => { S.dismissedMatch = null; showGameOver(v); } })));
+    return;
+  }
+  if (!p) {
+    put(body, h('p', { class: 'muted', text: tx('no_action') }));
+    return;
+  }
+  if (!isMyPrompt(v)) {
+    const b = bannerInfo(v);
+    put(body, h('div', { class: 'ops-prompt waiting' },
+      h('div', { class: 'ops-title' }, v.history.live ? h('span', { class: 'spinner' }) : null, b.text),
+      h('p', { class: 'muted', text: `${seatName(p.seat)} · ${promptName(p.prompt)}` })));
+    return;
+  }
+  const kids = [h('div', { class: 'ops-prompt' },
+    h('div', { class: 'ops-title', text: promptName(p.prompt) }),
+    h('p', { class: 'ops-expl', text: promptText(v) }))];
+  if (M.focus) {
+    kids.push(h('div', { class: 'mk-focus' },
+      h('span', { class: 'muted', text: tx('focus') }), h('span', { class: 'mk-focus-chip', text: cardName(M.focus.slice(2)) }),
+      h('button', { type: 'button', class: 'link mk-clear-focus', text: tx('clear_focus'), onclick: clearFocus })));
+  }
+  const legal = p.legal;
+  const flow = legal.filter((a) => FLOW.has(parse(a).verb));
+  const support = legal.filter((a) => parse(a).verb !== 'cancel' && !FLOW.has(parse(a).verb) && !BET_VERBS.has(parse(a).verb));
+  const cancels = legal.filter((a) => parse(a).verb === 'cancel');
+  const bets = legal.filter((a) => BET_VERBS.has(parse(a).verb));
+  const box = h('div', { class: 'ops-actions mk-groups' });
+  const group = (name, nodes) => {
+    if (nodes.length) box.append(h('div', { class: `mk-group g-${name}` }, name === 'flow' ? null : h('div', { class: 'mk-group-head', text: tx(`g_${name}`) }), nodes));
+  };
+  group('cancel', cancels.map((a) => actButton(a, actionLabel(a, v), '')));
+  group('bet', betBlocks(v, bets));
+  group('support', support.map((a) => actButton(a, actionLabel(a, v), '')));
+  group('flow', flow.map((a) => actButton(a, actionLabel(a, v), '')));
+  if (!M.focus && (bets.length > 3 || support.length > 1)) kids.push(h('p', { class: 'ops-note muted', text: tx('pick_hint') }));
+  kids.push(box);
+  put(body, ...kids);
+}
+
+/* ================================================================== choosing on the board */
+
+/** Light the cards the offered actions name: one action sends it, several narrow the panel. */
+function markSelectable(v) {
+  if (!isMyPrompt(v) || S.awaiting != null || !online()) return;
+  const byRef = new Map();
+  for (const a of v.pending.legal) {
+    const ref = refOf(a);
+    if (!ref) continue;
+    if (!byRef.has(ref)) byRef.set(ref, []);
+    byRef.get(ref).push(a);
+  }
+  for (const [ref, acts] of byRef) {
+    for (const el of $$(`#mk-board [data-ref="${CSS.escape(ref)}"]`)) {
+      if (acts.length === 1) {
+        el.classList.add('selectable');
+        el.dataset.act = acts[0];
+      } else {
+        el.classList.add('pickable', 'mk-sel');
+        el.setAttribute('aria-pressed', String(M.focus === ref));
+        el.setAttribute('aria-label', `${cardName(ref.slice(2))} (${acts.length})`);
+      }
+      if (M.focus === ref) el.classList.add('mk-focused');
+    }
+  }
+}
+
+function setFocus(ref) {
+  M.focus = M.focus === ref ? '' : ref;
+  M.opsSig = '';
+  scheduleRender();
+}
+
+function clearFocus() {
+  if (!M.focus) return false;
+  setFocus(M.focus);
+  return true;
+}
+
+/** A click on the table: a card with several choices narrows the operation panel to them. */
+function onBoardClick(ev) {
+  const v = S.view;
+  if (!v || !isMyPrompt(v)) return;
+  const el = ev.target.closest('#mk-board .pickable[data-ref]');
+  if (el) setFocus(el.dataset.ref);
+}
+
+/** On a touch screen a tap on a glowing card reads it and narrows the panel (its button acts). */
+function tapToInspect(action) {
+  const ref = refOf(action);
+  if (ref && M.focus !== ref) setFocus(ref);
+}
+
+/* ================================================================== the end of a game */
+
+function detectEnd(prev, v) {
+  if (!v.history.live || !v.outcome) return;
+  const sameGame = prev && prev.session.id === v.session.id && prev.history.live;
+  if ((!sameGame || !prev.outcome) && S.dismissedMatch !== v.session.id) showGameOver(v);
+}
+
+function showGameOver(v) {
+  if (!v || !v.outcome) return;
+  const o = v.outcome;
+  const draw = o.winner == null || o.winner < 0;
+  const win = !draw && !isSpectator() && o.winner === me();
+  const box = h('div', { class: `modal match-over mk-over ${draw ? 'tie' : win ? 'win' : isSpectator() ? 'neutral' : 'lose'}`, role: 'dialog' },
+    h('div', { class: 'modal-kicker', text: `${tx('title')} · ${tx('over')}` }),
+    h('div', { class: 'modal-title', text: outcomeTitle(v) }),
+    h('div', { class: 'modal-score', text: `${reasonText(o.reason)} · ${tx('turns_n', { n: v.turn })}` }),
+    h('div', { class: 'modal-buttons' },
+      h('button', { type: 'button', class: 'primary', id: 'overlay-again', text: tx('again'), onclick: playAgain }),
+      h('button', { type: 'button', id: 'overlay-start', text: tx('to_start'), onclick: leaveGame }),
+      h('button', { type: 'button', id: 'overlay-board', text: tx('see_board'), onclick: () => { S.dismissedMatch = v.session.id; closeOverlay(); } })));
+  openOverlay('match', box);
+}
+
+/* ================================================================== entry points */
+
+function render(v) {
+  if (!cat()) ensureCatalog(S.settings.lang).catch(() => {});
+  const key = v.pending ? `${v.session.id}|${v.pending.prompt_id}|${v.history.step}` : '';
+  if (key !== M.focusKey) {
+    M.focusKey = key;
+    M.focus = '';
+  }
+  renderTopInfo(v);
+  renderBoard(v);
+  renderResults(v);
+  if (!S.replay) renderOps(v);
+  else M.opsSig = '';
+  markSelectable(v);
+}
+
+function reset() {
+  M.opsSig = '';
+  M.focus = '';
+}
+
+/** Once at boot: hovering over a card of the board shows it in CARD INFORMATION. */
+function init() {
+  $('#table').addEventListener('mouseover', (ev) => {
+    if (!S.view || S.view.ruleset !== 'maken') return;
+    const info = readable(ev.target);
+    if (info) showInfo(info);
+  });
+}
+
+function replayTurnLabel(x) {
+  if (x.turn === 0) return tx('setup_label');
+  return `${tx('turn', { n: x.turn })}${x.player == null ? '' : ` · P${x.player + 1}`}`;
+}
+
+function deckName(code) {
+  const c = cat();
+  return (c && c.characters && c.characters[code]) || code || '?';
+}
+
+export const game = {
+  id: 'maken',
+  t: tx,
+  brand: '魔剣',
+  logoSub: 'Project Maken',
+  title: 'プロジェクト魔剣 — Kessen',
+  optionsBox: 'maken-options',
+  boardClass: 'rs-maken',
+  helpAnchor: '',
+  ensureCatalog,
+  renderStartOptions,
+  startConfig,
+  render,
+  renderInfo,
+  actionText: (text) => actionText(text),
+  promptName,
+  detectEnd,
+  init,
+  onBoardClick,
+  tapToInspect,
+  onEscape: clearFocus,
+  reset,
+  replayTurnLabel,
+  continueConfig: (match, seat, res) => {
+    const decks = Array.isArray(match.decks) && match.decks.length === 2 ? match.decks : null;
+    const config = decks ? { decks: seat === 1 ? [decks[1], decks[0]] : decks } : {};
+    return { ruleset: 'maken', mode: 'vs_com', com: res.com, config };
+  },
+  decks: () => Object.keys((cat() && cat().decks) || {}).map((slug) => ({ slug, name: deckName(slug) })),
+  deckName,
+};

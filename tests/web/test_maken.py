@@ -1,0 +1,371 @@
+"""Project Maken in the browser: a whole game against COM played only by clicking, with a DA or
+TA option chosen, an instant-gauge cancel paid, a helper bet made and an RV seen; the operation
+panel offering exactly the legal list at every step; the opponent's hidden cards never in the
+page; the English switch; screenshots of the board at desktop and phone sizes.
+
+The clicks come from what the page offers (the operation panel's buttons and the glowing cards
+of the board); the player follows a fixed policy over them, so a seed gives the same game on
+every run: the server's COM moves at once and answers from the seed and the prompt only.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import uvicorn
+
+from kessen.server.app import create_app
+from kessen.server.hub import Hub
+from kessen.server.run import free_port
+from tests.web.driver import pending, settle, shot
+
+SEED = 9
+DECKS = ("SO", "GA")
+LIMIT = 600
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[tuple[str, Hub]]:
+    """A server (COM pace 0) whose sessions the test can read: the engine's truth."""
+    app = create_app(pace=0.0)
+    hub: Hub = app.state.hub
+    port = free_port(0)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}", hub
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture()
+def mpage(context: Any, served: tuple[str, Hub]) -> Iterator[Any]:
+    """A page of the served app; the test fails on a JavaScript error."""
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda err: errors.append(str(err)))
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.set_default_timeout(20_000)
+    pg.goto(served[0])
+    yield pg
+    real = [e for e in errors if "stylesheet MIME type" not in e]
+    assert not real, f"JavaScript errors on the page: {real}"
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def start_maken(page: Any, mode: str = "vs_com", seed: int = SEED) -> None:
+    """Choose Maken on the start screen, both characters, the mode and the seed; start."""
+    page.wait_for_selector("#start:not([hidden])")
+    page.check('input[name=game][value="maken"]')
+    page.wait_for_selector("#maken-options:not([hidden]) #mk-deck-0")
+    page.check(f'input[name=mode][value="{mode}"]')
+    page.select_option("#mk-deck-0", DECKS[0])
+    page.select_option("#mk-deck-1", DECKS[1])
+    if not page.evaluate("document.querySelector('#start details.advanced').open"):
+        page.click("#start details.advanced summary")
+    page.fill("#seed", str(seed))
+    page.click("#start-button")
+    page.wait_for_function("() => !!(window.kobo && window.kobo.view)")
+    page.wait_for_selector("#mk-board .mk-half.bottom")
+
+
+def ready(page: Any) -> str:
+    handle = page.wait_for_function(
+        """() => {
+          const o = document.querySelector('#overlay');
+          if (o && !o.hidden) return 'over';
+          if (document.body.dataset.myTurn === '1'
+              && document.querySelector('#ops button.act:not([disabled])')) return 'act';
+          return false;
+        }""",
+        timeout=30_000,
+    )
+    settle(page)
+    return str(handle.json_value())
+
+
+def offered(page: Any) -> list[str]:
+    """The operation panel's actions: exactly the legal list; every glowing card sends one."""
+    now = pending(page)
+    assert now is not None and now["legal"] is not None
+    found: list[str] = page.evaluate(
+        "Array.from(document.querySelectorAll('#ops button.act'), b => b.dataset.action)"
+    )
+    assert sorted(found) == sorted(now["legal"]), (found, now["legal"])
+    glowing: list[str] = page.evaluate(
+        "Array.from(document.querySelectorAll('#mk-board .selectable[data-act]'),"
+        " e => e.dataset.act)"
+    )
+    assert set(glowing) <= set(now["legal"]), (glowing, now["legal"])
+    return found
+
+
+def click(page: Any, action: str) -> None:
+    """Send ``action`` by its glowing card when one sends it, else by its button."""
+    before = str(page.evaluate("document.body.dataset.promptId"))
+    card = f'#mk-board .selectable[data-act="{action}"]'
+    if page.locator(card).count():
+        # Near the top: a card under the top of the attack field shows only its top strip.
+        page.locator(card).first.click(position={"x": 30, "y": 6})
+    else:
+        page.locator(f'#ops button.act[data-action="{action}"]').click()
+    page.wait_for_function(
+        f"""() => document.body.dataset.promptId !== '{before}'
+            || !document.querySelector('#overlay').hidden""",
+        timeout=30_000,
+    )
+
+
+def parts(action: str) -> tuple[str, str, int, str | None]:
+    """verb, card id, copies, option of an action."""
+    verb, *args = action.split()
+    if verb in ("fb", "attack", "gc", "bonus"):
+        slug, _, n = args[0].partition("x")
+        return verb, slug.upper(), int(n or 1), (args[1] if len(args) > 1 else None)
+    return verb, (args[0].upper() if args else ""), 1, None
+
+
+@dataclass
+class Policy:
+    """A fixed policy over the offered actions that reaches DA/TA, cancels and helper bets."""
+
+    own: str = DECKS[0]
+    made: set[str] = field(default_factory=set)
+    set_turn: int = -1
+
+    def pick(self, legal: list[str], v: dict[str, Any]) -> str:
+        prompt = v["pending"]["prompt"]
+        if prompt == "mulligan":
+            return "keep"
+        if prompt == "draw":
+            return "draw 2" if "draw 2" in legal else legal[-1]
+        if prompt == "pre":
+            opens = [a for a in legal if a.startswith("open ")]
+            if opens:
+                return opens[0]
+            sets = [a for a in legal if a.startswith("set ")]
+            if sets and self.set_turn != v["turn"]:
+                self.set_turn = v["turn"]
+                return sets[0]
+            return "end"
+        if prompt == "pay":
+            cancels = [a for a in legal if a.startswith("cancel ")]
+            if cancels and ("cancel" not in self.made or "pay-rest-from-gauge" not in legal):
+                self.made.add("cancel")
+                return cancels[0]
+            return "pay-rest-from-gauge"
+        if "gb" in legal:
+            return "gb"
+        bets = [a for a in legal if parts(a)[0] in ("fb", "attack", "gc", "bonus")]
+        cards = {c["card"]: c for c in v["players"][v["pending"]["seat"]]["hand"]["cards"]}
+        helpers = [a for a in bets if cards[parts(a)[1]]["character"] not in (self.own, "GE")]
+        if helpers and "helper" not in self.made:
+            self.made.add("helper")
+            return helpers[0]
+        multi = [a for a in bets if parts(a)[2] > 1]
+        if multi and "da" not in self.made:
+            self.made.add("da")
+            return next((a for a in multi if parts(a)[3] in ("powerful", "powerfulya")), multi[0])
+        singles = [a for a in bets if parts(a)[2] == 1]
+        if singles:
+            return singles[0]
+        for plain in ("judge", "guard", "decline"):
+            if plain in legal:
+                return plain
+        return legal[0]
+
+
+_CATALOG: dict[str, Any] = {}
+
+
+def hidden_only(hub: Hub, page: Any) -> tuple[set[str], set[str]]:
+    """The ids and names of the opponent's hidden cards (hand, set support cards, stamina,
+    gauge, damage, LP) that lie nowhere the bottom seat may see: they must not be on the page."""
+    game_id = page.evaluate("window.kobo.game.id")
+    truth: dict[str, Any] = hub.sessions[game_id].live.view_all()
+    mine: dict[str, Any] = hub.sessions[game_id].live.view(0, "ja")
+    opp = truth["players"][1]
+    secret = {c["card"] for c in opp["hand"]["cards"]}
+    secret |= {e["card"] for e in opp["support"] if e.get("face") == "down"}
+    for zone in opp["hidden"].values():
+        secret |= set(zone)
+    seen = set(re.findall(r'"card": "([A-Z]{2}\d\d)"', repr(mine).replace("'", '"')))
+    seen |= set(re.findall(r'"copy_of": "([A-Z]{2}\d\d)"', repr(mine).replace("'", '"')))
+    only = secret - seen
+    catalog = _CATALOG or _CATALOG.setdefault(
+        "cards", page.evaluate("fetch('/api/catalog/maken?lang=ja').then(r => r.json())")["cards"]
+    )
+    catalog = {"cards": _CATALOG["cards"]}
+    names = {catalog["cards"][c]["name"] for c in only}
+    seen_names = {catalog["cards"][c]["name"] for c in seen}
+    return only, names - seen_names
+
+
+def assert_nothing_hidden(hub: Hub, page: Any) -> None:
+    """No hidden-only card of the opponent in the board's, panel's or top bar's text, nor in
+    any attribute of the game screen."""
+    ids, names = hidden_only(hub, page)
+    text = page.evaluate(
+        "['#mk-board', '#ops', '#topbar', '#cardinfo']"
+        ".map(s => document.querySelector(s).innerText).join('\\n')"
+    )
+    attrs = page.evaluate(
+        """Array.from(document.querySelectorAll('#game *')).flatMap(e =>
+             Array.from(e.attributes, a => a.value)).join(' ')"""
+    ).upper()
+    for name in names:
+        assert name not in text, f"hidden card {name} on the page"
+    for cid in ids:
+        assert not re.search(rf"\b{cid}\b", attrs), f"hidden card {cid} in an attribute"
+
+
+def check_pickable(page: Any) -> bool:
+    """A card with several choices narrows the panel to them, and the panel widens again."""
+    el = page.locator("#mk-board .mk-card.pickable").first
+    if not el.count():
+        return False
+    ref = el.get_attribute("data-ref")
+    el.click(position={"x": 30, "y": 6})
+    page.wait_for_selector("#ops .mk-focus")
+    shown: list[str] = page.evaluate(
+        "Array.from(document.querySelectorAll('#ops button.act'))"
+        ".filter(b => b.offsetParent !== null).map(b => b.dataset.action)"
+    )
+    assert shown and all(parts(a)[1] == ref.split(":")[1] for a in shown), (ref, shown)
+    page.click("#ops .mk-clear-focus")
+    page.wait_for_selector("#ops .mk-focus", state="detached")
+    return True
+
+
+def switch_to_english(page: Any) -> None:
+    """Press EN in the top bar; the board, the panel and the log come back in English."""
+    page.click('#topbar .lang-switch [data-lang="en"]')
+    page.wait_for_function(
+        "() => document.querySelector('#mk-board').innerText.includes('Attack field')"
+    )
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll('#log li.entry'))"
+        ".some(e => e.textContent.includes('Judge'))"
+    )
+    settle(page)
+    board = page.inner_text("#mk-board")
+    for word in ("Support field", "Helper", "Stamina", "Gauge", "Damage", "Dust"):
+        assert word in board, word
+    assert not re.search(r"[ぁ-んァ-ン]", page.inner_text("#ops")), page.inner_text("#ops")
+
+
+# --- the tests ---------------------------------------------------------------------------
+
+
+def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> None:
+    """A whole game against COM by clicking: DA/TA, a cancel, a helper bet and an RV happen,
+    the panel is the legal list, nothing hidden reaches the page; screenshots on the way."""
+    page, hub = mpage, served[1]
+    start_maken(page)
+    policy = Policy()
+    picked = shots = checks = 0
+    for _ in range(LIMIT):
+        if ready(page) == "over":
+            break
+        legal = offered(page)
+        v = page.evaluate("window.kobo.view")
+        if checks < 12 or picked % 10 == 0:
+            assert_nothing_hidden(hub, page)
+            checks += 1
+        if not picked and v["pending"]["prompt"] in ("fb", "act", "pre"):
+            picked = int(check_pickable(page))
+        if shots == 0 and v["turn"] >= 4 and v["pending"]["prompt"] == "act":
+            page.set_viewport_size({"width": 1280, "height": 800})
+            shot(page, "maken_desktop_ja")
+            shots = 1
+        elif shots == 1 and v["turn"] >= 8 and v["pending"]["prompt"] in ("act", "pay", "bonus"):
+            switch_to_english(page)
+            shot(page, "maken_desktop_en")
+            shots = 2
+        click(page, policy.pick(legal, v))
+    else:
+        pytest.fail("the game did not end")
+    page.wait_for_selector("#overlay:not([hidden]) .mk-over")
+    v = page.evaluate("window.kobo.view")
+    assert v["outcome"] is not None
+    log = v["log"]
+    mine = [e for e in log if e.get("seat") == 0]
+    assert any(e["kind"] == "bet" and e["n"] >= 2 and e.get("option") for e in mine), "no DA/TA"
+    assert any(e["kind"] == "pay" and e.get("cancels") for e in mine), "no instant-gauge cancel"
+    assert any(e["kind"] == "bet" and e.get("helper") for e in mine), "no helper bet"
+    assert any(e["kind"] == "bet" and e.get("rv") for e in log), "no RV"
+    texts = page.evaluate(
+        "Array.from(document.querySelectorAll('#log li.entry'), e => e.textContent)"
+    )
+    assert any(" bets " in t for t in texts) and any("Judge" in t for t in texts), texts[:20]
+    assert shots == 2
+    assert picked, "no card with several choices was offered"
+
+
+def test_phone_board_and_watching(browser: Any, served: tuple[str, Hub]) -> None:
+    """On a phone (390×844, touch) the board fits the width and a tap on a glowing card reads
+    it (the panel's button acts); then COM vs COM is watched to its end."""
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="ja-JP"
+    )
+    try:
+        page = ctx.new_page()
+        page.goto(served[0])
+        start_maken(page, seed=SEED)
+        policy = Policy()
+        tapped = False
+        for _ in range(80):
+            assert ready(page) == "act"
+            legal = offered(page)
+            v = page.evaluate("window.kobo.view")
+            glowing = page.locator("#mk-board .mk-card.selectable")
+            if not tapped and glowing.count():
+                action = glowing.first.get_attribute("data-act")
+                glowing.first.tap(position={"x": 30, "y": 6})
+                page.wait_for_selector("#ops .mk-focus")
+                assert str(page.evaluate("document.body.dataset.promptId")) == str(
+                    v["pending"]["prompt_id"]
+                ), "a tap must read, not act"
+                page.locator(f'#ops button.act[data-action="{action}"]').tap()
+                page.wait_for_function(
+                    f"() => document.body.dataset.promptId !== '{v['pending']['prompt_id']}'"
+                )
+                tapped = True
+                continue
+            fields = sum(len(p["field"]) for p in v["players"])
+            if v["turn"] >= 3 and fields >= 2 and v["pending"]["prompt"] in ("act", "pay"):
+                break
+            action = policy.pick(legal, v)
+            before = v["pending"]["prompt_id"]
+            page.locator(f'#ops button.act[data-action="{action}"]').tap()
+            page.wait_for_function(f"() => document.body.dataset.promptId !== '{before}'")
+        assert tapped
+        wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert wide <= 0, f"the page scrolls sideways by {wide}px"
+        page.evaluate("window.scrollTo(0, 0)")
+        shot(page, "maken_phone")
+        # COM vs COM, watched to the end on the same phone.
+        page.click("#btn-quit")  # a game in progress: the first press arms, the second leaves
+        if not page.is_visible("#start"):
+            page.click("#btn-quit")
+        start_maken(page, mode="com_vs_com", seed=SEED + 1)
+        page.wait_for_selector("#overlay:not([hidden]) .mk-over", timeout=60_000)
+        v = page.evaluate("window.kobo.view")
+        assert v["outcome"] is not None and v["session"]["you"] is None
+        assert page.locator("#mk-board .mk-half").count() == 2
+    finally:
+        ctx.close()
