@@ -108,3 +108,25 @@ def test_no_serious_violation_on_the_twgp_board(axe_page: Any) -> None:
     # The keyboard marks are put on the choices after each render.
     page.wait_for_function("() => document.querySelectorAll('#tw-board [data-kbf]').length > 0")
     clean(page)
+
+
+def test_no_serious_violation_on_the_maken_board(axe_page: Any) -> None:
+    page = axe_page
+    page.wait_for_selector("#start:not([hidden])")
+    page.check('input[name=game][value="maken"]')
+    page.wait_for_selector("#maken-options:not([hidden]) #mk-deck-0")
+    clean(page)  # the start screen with Maken's options
+    page.click("#start .advanced summary")
+    page.fill("#seed", "9")
+    page.click("#start-button")
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'")
+    page.wait_for_selector("#mk-board .mk-half.bottom")
+    for _ in range(8):  # on to a prompt with glowing cards (the pre-attack step's sets)
+        page.wait_for_function("() => document.body.dataset.myTurn === '1'")
+        if page.evaluate("document.querySelectorAll('#mk-board [data-kbf]').length > 0"):
+            break
+        before = page.evaluate("document.body.dataset.promptId")
+        page.locator("#ops button.act").first.click()
+        page.wait_for_function(f"() => document.body.dataset.promptId !== '{before}'")
+    page.wait_for_function("() => document.querySelectorAll('#mk-board [data-kbf]').length > 0")
+    clean(page)
