@@ -16,9 +16,14 @@ import pytest
 from kessen.engine import registry
 from kessen.server.run import running
 from kessen.store import MatchStore
-from tests.web.driver import SIZES, Driver, play_first_options, shot
+from tests.web.driver import AXE, SIZES, Driver, serious_violations, shot
 
 SEED = 29
+QUICK = """(() => {
+  const s = JSON.parse(localStorage.getItem('kobo.settings') || '{}');
+  if (s.resolvePace) return;
+  localStorage.setItem('kobo.settings', JSON.stringify({ ...s, resolvePace: 'off', motion: 'off' }));
+})();"""
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +37,9 @@ def store_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def open_page(browser: Any, url: str, **options: Any) -> tuple[Any, Any, list[str]]:
     """A fresh context and page on ``url``, collecting JavaScript errors."""
     ctx = browser.new_context(locale="ja-JP", accept_downloads=True, **options)
+    # No chain playback nor animations: the match part plays at the server's pace.
+    ctx.add_init_script(QUICK)
+    ctx.add_init_script(path=str(AXE))  # axe-core, for the accessibility checks
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
@@ -82,6 +90,30 @@ def row(page: Any, name: str) -> str:
     return f'#db-saved-list .db-saved-row:has(.db-saved-name:text-is("{name}"))'
 
 
+def play_turns(driver: Driver, turn: int, per_turn: int = 4) -> None:
+    """Click through the match until ``turn``: a few first options a turn, then a pass."""
+    page = driver.page
+    clicks: dict[int, int] = {}
+    for _ in range(200):
+        now = int(page.evaluate("window.kobo.view.turn"))
+        if now >= turn:
+            return
+        state = driver.wait_ready()
+        if state == "overlay:game":
+            page.click("#overlay-continue")
+            continue
+        if state == "confirm":
+            driver.confirm()
+            continue
+        _, options = driver.check_offer()
+        clicks[now] = clicks.get(now, 0) + 1
+        rest = [o for o in options if o != "pass"]
+        driver.click(
+            "pass" if "pass" in options and clicks[now] > per_turn else (rest or options)[0]
+        )
+    raise AssertionError(f"turn {turn} never came")
+
+
 def test_build_save_export_import_and_play_a_saved_deck(browser: Any, store_server: str) -> None:
     chars, others, tactics = chosen_cards()
     ctx, page, errors = open_page(browser, store_server, viewport={"width": 1280, "height": 800})
@@ -124,6 +156,7 @@ def test_build_save_export_import_and_play_a_saved_deck(browser: Any, store_serv
     assert "3 copies of" in page.inner_text("#db-problems")
     assert page.locator(f'.dbk-row.has-problem[data-slug="{chars[0]}"]').count() == 1
     shot(page, "deck_builder_problem")
+    assert not serious_violations(page, "#decks"), serious_violations(page, "#decks")
     page.click(f'.dbk-row[data-slug="{chars[0]}"] .dbk-minus')
     assert status(page, "ok") == "Valid"
     assert page.inner_text(f'.dbk-row[data-slug="{chars[0]}"] .dbk-n') == "2"
@@ -222,7 +255,7 @@ def test_build_save_export_import_and_play_a_saved_deck(browser: Any, store_serv
         dealt = view["players"][seat]["deck"]
         assert (dealt["main"], dealt["tactics"]) == (deck["main"], deck["tactics"])
         assert dealt["name"] == "Night Raid II"
-    play_first_options(Driver(page), "window.kobo.view.turn >= 3")
+    play_turns(Driver(page), 3)
     assert page.evaluate("window.kobo.view.players[0].deck.name") == "Night Raid II"
     ctx.close()
     refusals = [e for e in errors if "status of 422" in e]
@@ -241,6 +274,7 @@ def test_the_builder_on_a_phone(browser: Any, store_server: str) -> None:
     page.tap('.dbk-card[data-slug="oni-warlord"]')
     assert status(page, "bad") == "1 problem"
     no_sideways_scroll(page)
+    assert not serious_violations(page, "#decks"), serious_violations(page, "#decks")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "deck_builder_phone")
     page.locator("#db-saved-list").scroll_into_view_if_needed()

@@ -147,7 +147,7 @@ function poolCard(d, ctx) {
   const tags = [d.kind_label, d.limited ? t('limited') : null].filter(Boolean).join(' · ');
   return h('button', {
     type: 'button', class: `dbk-card kind-${d.kind}${have ? ' in-deck' : ''}`, dataset: { slug: d.slug },
-    'aria-label': `${d.name} — ${t('db_add')}`, title: t('db_add'), onclick: () => ctx.add(d.slug),
+    title: t('db_add'), onclick: () => ctx.add(d.slug),
   },
   h('span', { class: 'dbk-head' },
     h('span', { class: `kind-dot kind-${d.kind}` }),
@@ -155,7 +155,8 @@ function poolCard(d, ctx) {
     d.kind === 'character' ? h('span', { class: 'dbk-lv', text: `Lv${d.lv}` }) : null,
     h('span', { class: 'dbk-have', text: have ? `×${have}` : '' })),
   h('span', { class: 'dbk-kind', text: tags }),
-  text ? h('span', { class: 'dbk-text', text }) : null);
+  text ? h('span', { class: 'dbk-text', text }) : null,
+  h('span', { class: 'sr-only', text: ` — ${t('db_add')}` }));
 }
 
 function fillPool(box, ctx) {
