@@ -6,6 +6,7 @@
 import { choose, connect, onMessages, send } from './connection.js';
 import { bindDecks, renderDecksScreen } from './decks.js';
 import { $, $$ } from './dom.js';
+import { joinFromLink, renderFriend } from './friend.js';
 import { bindHelp, renderHelp } from './help.js';
 import { bindHistory, renderHistoryScreen, routeFromHash } from './history.js';
 import { hasText, LANGS, t } from './i18n.js';
@@ -103,6 +104,7 @@ function render() {
   gameOfView(v).render(v);
   renderLog(v);
   renderWhy(v);
+  renderFriend(v);
   if (S.replay) renderReplayOps();
   renderInfo();
   finishRender(v, started);
@@ -296,7 +298,8 @@ async function boot() {
   }
   renderStart();
   for (const b of $$('[data-open-history], #btn-history')) b.hidden = !S.meta.store;
-  const stored = loadGame();
+  const joined = await joinFromLink(); // a shared link of a match between two people
+  const stored = joined ? null : loadGame();
   if (S.meta.store && /^#\/matches/.test(location.hash)) {
     S.game = stored; // set aside: 対戦に戻る rejoins it
     routeFromHash();
@@ -305,7 +308,7 @@ async function boot() {
     showScreen('game');
     renderConnecting();
     connect();
-  } else {
+  } else if (!joined) {
     showScreen('start');
   }
   // Other languages' catalogue in the background, for a quick switch.

@@ -2,6 +2,7 @@
 // the picked game's own options (drawn by its module), and starting a game on the server.
 
 import { $, $$, h, put } from './dom.js';
+import { friendStartConfig, renderFriendStart } from './friend.js';
 import { hasText, t } from './i18n.js';
 import { toast } from './overlay.js';
 import { gameOf, GAMES, known } from './registry.js';
@@ -51,6 +52,7 @@ export function renderStart() {
   $('#open-decks').hidden = !game.deckBuilder; // the deck builder of a game with one (shell/decks.js)
   document.body.dataset.game = game.id;
   $('#mode-hint').textContent = game.t(mode === 'vs_com' ? 'mode_hint_vs' : 'mode_hint_cc');
+  renderFriendStart(mode);
   const levels = (S.meta.rulesets[game.id] && S.meta.rulesets[game.id].com_levels) || ['heuristic'];
   const comSel = $('#com-level');
   const curCom = levels.includes(comSel.value) ? comSel.value : (levels.includes('heuristic') ? 'heuristic' : levels[levels.length - 1]);
@@ -71,6 +73,7 @@ export async function startMatch(ev) {
   const game = gameOf(selectedGame());
   const cfg = { ruleset: game.id, mode: form.mode.value, com: $('#com-level').value };
   Object.assign(cfg, game.startConfig($(`#${game.optionsBox}`), startContext(game)));
+  Object.assign(cfg, friendStartConfig(cfg.mode));
   const pace = $('#pace').value;
   if (pace !== '') cfg.pace = Number(pace);
   const seed = $('#seed').value.trim();

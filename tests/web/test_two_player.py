@@ -1,0 +1,225 @@
+"""Two people in two browsers (and a spectator in a third): the invite link, a whole Kōbō match
+and a TWGP game played by clicking on both sides, undo asked and refused then accepted, a lost
+connection and its rejoin, and a match lost on time.
+
+Each person is a browser context of its own (its own storage: its own seat token). The pages
+are driven like the one-player tests: the choices are read from the operation panel and
+clicked, never computed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from tests.web.conftest import VIEWPORT
+from tests.web.driver import (
+    _READY_ANY,
+    _place_of,
+    pending,
+    pick,
+    press,
+    prompt_id,
+    settle,
+    shot,
+    view,
+    visible_options,
+    wait_view,
+)
+
+
+@contextmanager
+def person(browser: Any, server: str, url: str | None = None) -> Iterator[Any]:
+    """A page in a browser context of its own; fails on any JavaScript error."""
+    ctx = browser.new_context(viewport=VIEWPORT, locale="ja-JP")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.set_default_timeout(20_000)
+    page.goto(url or server)
+    try:
+        yield page
+    finally:
+        ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def create(page: Any, ruleset: str, seed: int, config: dict[str, Any], **extra: Any) -> str:
+    """Fill in the start screen for 友達と対戦 and press 対戦開始 (``config`` and ``extra`` are
+    added to the request: a short match); return the invite link the page shows."""
+
+    def handle(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        body["config"] = {**body.get("config", {}), **config}
+        body.update(extra)
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/api/games", handle)
+    page.wait_for_selector("#start:not([hidden])")
+    page.check(f'input[name=game][value="{ruleset}"]')
+    page.check('input[name=mode][value="vs_human"]')
+    assert page.is_visible("#friend-options") and page.is_hidden("#com-level")
+    page.click("#start .advanced summary")
+    page.fill("#seed", str(seed))
+    page.click("#start-button")
+    page.wait_for_selector("#friend-invite")
+    link: str = page.input_value("#friend-invite")
+    assert "#join=" in link
+    return link
+
+
+def ready(page: Any) -> str:
+    """What ``page`` offers now: ``act``, ``confirm``, ``overlay:...`` or ``''``."""
+    return str(page.evaluate(_READY_ANY) or "")
+
+
+def choose(page: Any, ruleset: str) -> None:
+    """Make one choice on a page whose seat decides: the policy's pick among the offered
+    buttons (TWGP's secret build: the glowing pool cards), clicked; wait until it is taken."""
+    settle(page)
+    now = pending(page)
+    assert now is not None
+    options = visible_options(page)
+    if ruleset == "twgp" and now["prompt"] == "build":
+        options = [a for a in now["legal"] if a != "done"] or options
+    assert options and set(options) <= set(now["legal"]), (options, now["legal"])
+    choice = pick(ruleset, options)
+    before = prompt_id(page)
+    place = _place_of(page, ruleset, choice, now)
+    press(page, place or f'#ops button.act[data-action="{choice}"]', False, corner=bool(place))
+    page.wait_for_function(
+        f"""() => document.body.dataset.promptId !== '{before}'
+            || !document.querySelector('#overlay').hidden
+            || !!document.querySelector('#ops .confirm')"""
+    )
+
+
+def play(pages: list[Any], ruleset: str, limit: int, each: Any = None) -> int:
+    """Both seats click until the match is over on both pages; ``each(page, moves)`` runs
+    before every choice (and may act itself: then it returns True). Returns the choices."""
+    moves = 0
+    for _ in range(limit):
+        states = [ready(p) for p in pages]
+        over = "overlay:match" if ruleset == "kobo" else "overlay"
+        if all(s.startswith(over) for s in states):
+            return moves
+        acted = False
+        for page, state in zip(pages, states, strict=True):
+            if state == "overlay:game" and ruleset == "kobo":
+                page.click("#overlay-continue")
+                acted = True
+            elif state == "confirm":
+                before = prompt_id(page)
+                page.click("#ops .confirm-yes")
+                page.wait_for_function(f"() => document.body.dataset.promptId !== '{before}'")
+                acted = True
+            elif state == "act":
+                if each is not None and each(page, moves):
+                    acted = True
+                    continue
+                choose(page, ruleset)
+                moves += 1
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(40)
+    raise AssertionError(f"no end after {limit} rounds")
+
+
+def test_a_whole_kobo_match_between_two_people_with_a_spectator(browser: Any, server: str) -> None:
+    with person(browser, server) as host:
+        # Both seats clicking the first choice, these decks and seed end in about 55 choices.
+        link = create(host, "kobo", 5, {"best_of": 1}, decks=["fortress", "vanguard"])
+        shot(host, "two_player_01_invite")
+        assert host.inner_text("#friend-bar").count("#join=") == 0  # links are in inputs
+        assert host.is_visible("#friend-waiting")
+        with person(browser, server, link) as guest, person(browser, server, link) as watcher:
+            wait_view(guest, "v.session.you === 1")
+            wait_view(watcher, "v.session.you === null")  # a used link: the observer
+            host.wait_for_selector("#friend-invite", state="detached")
+            assert view(guest)["session"]["table"]["invite"] is None
+            # The observer sees neither hand.
+            first = view(watcher)
+            assert all(p["hand"].get("cards") is None for p in first["players"])
+            assert watcher.locator("#ops button.act").count() == 0
+            undo = {"refused": False, "accepted": False}
+            pages = [host, guest]
+
+            def each(page: Any, moves: int) -> bool:
+                if moves == 30:
+                    shot(host, "two_player_02_host_mid_match")
+                    shot(guest, "two_player_03_guest_mid_match")
+                    shot(watcher, "two_player_04_spectator")
+                if moves < 6 or undo["accepted"]:
+                    return False
+                v = view(page)
+                if not v["history"]["can_undo"]:
+                    return False
+                # Ask to take the last decision back: the other seat refuses, then accepts.
+                other = pages[1 - v["session"]["you"]]
+                page.click("#btn-undo")
+                other.wait_for_selector("#undo-accept")
+                if not undo["refused"]:
+                    shot(other, "two_player_05_undo_asked")
+                    other.click("#undo-refuse")
+                    notice = "v.session.table.undo_notice"
+                    wait_view(page, f"{notice} && !{notice}.accepted")
+                    undo["refused"] = True
+                    return False
+                steps = v["history"]["steps"]
+                other.click("#undo-accept")
+                wait_view(page, f"v.history.steps < {steps}")
+                undo["accepted"] = True
+                return True
+
+            moves = play(pages, "kobo", 600, each)
+            assert all(undo.values()), undo
+            wait_view(watcher, "v.match.over")
+            final = view(watcher)
+            assert final["match"]["over"] and moves > 30
+            shot(watcher, "two_player_06_spectator_match_over")
+            for page in pages:
+                assert view(page)["match"]["over"]
+
+
+def test_a_twgp_game_a_lost_connection_and_a_clock_that_runs_out(browser: Any, server: str) -> None:
+    quick = {"quickStart": True}
+    with person(browser, server) as host:
+        link = create(host, "twgp", 40, quick, clock={"bank": 60, "increment": 1})
+        with person(browser, server, link) as guest:
+            wait_view(guest, "v.session.you === 1")
+            wait_view(host, "v.session.table.joined")
+            assert host.locator("#friend-bar .fb-clock").count() == 2
+            moves = play([host, guest], "twgp", 900)
+            assert moves > 4
+            for page in (host, guest):
+                wait_view(page, "!!v.outcome")
+
+    # A lost connection and its rejoin, then a clock that runs out (a tiny bank).
+    with person(browser, server) as host:
+        link = create(host, "twgp", 4, quick, clock={"bank": 6, "increment": 0})
+        guest_ctx = browser.new_context(viewport=VIEWPORT, locale="ja-JP")
+        try:
+            guest = guest_ctx.new_page()
+            guest.goto(link)
+            wait_view(guest, "v.session.you === 1")
+            wait_view(host, "v.session.table.present[1]")
+            guest.close()  # the guest's tab is gone: the host sees it, with the grace left
+            host.wait_for_selector("#friend-away-1")
+            assert "接続が切れました" in host.inner_text("#friend-away-1")
+            shot(host, "two_player_07_opponent_away")
+            again = guest_ctx.new_page()  # the same browser comes back to its seat
+            again.goto(server)
+            wait_view(again, "v.session.you === 1")
+            host.wait_for_selector("#friend-away-1", state="detached")
+            # Nobody moves: the seat that decides runs out of time and loses.
+            for page in (host, again):
+                page.wait_for_selector("#friend-ended", timeout=20_000)
+            ended = view(host)["session"]["table"]["ended"]
+            assert ended["reason"] == "timeout"
+            assert ("勝ち" if ended["winner"] == 0 else "負け") in host.inner_text("#friend-ended")
+            shot(host, "two_player_08_timeout")
+        finally:
+            guest_ctx.close()
