@@ -17,13 +17,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 
 from kessen.server.app import create_app
 from kessen.server.hub import Hub
 from kessen.server.run import free_port
-from tests.web.driver import pending, settle, shot
+from kessen.store.match_store import MatchStore
+from tests.web.driver import pending, settle, shot, view
 
 SEED = 9
 DECKS = ("SO", "GA")
@@ -31,9 +33,11 @@ LIMIT = 600
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[tuple[str, Hub]]:
-    """A server (COM pace 0) whose sessions the test can read: the engine's truth."""
-    app = create_app(pace=0.0)
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Hub]]:
+    """A server (COM pace 0, recording into a store) whose sessions the test can read: the
+    engine's truth."""
+    store = MatchStore(tmp_path_factory.mktemp("maken") / "matches.sqlite3")
+    app = create_app(pace=0.0, store=store)
     hub: Hub = app.state.hub
     port = free_port(0)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -369,3 +373,56 @@ def test_phone_board_and_watching(browser: Any, served: tuple[str, Hub]) -> None
         assert page.locator("#mk-board .mk-half").count() == 2
     finally:
         ctx.close()
+
+
+def test_recorded_maken_game_in_the_history_and_its_replay(
+    mpage: Any, served: tuple[str, Hub]
+) -> None:
+    """A recorded Maken game (COM vs COM) in the match history; its replay draws the Maken
+    board step by step, everything shown at the end, and "continue from here" starts a game."""
+    page, url = mpage, served[0]
+    made = httpx.post(
+        f"{url}/api/games",
+        json={
+            "ruleset": "maken",
+            "mode": "com_vs_com",
+            "seed": 5,
+            "config": {"decks": ["RI", "MI"]},
+        },
+        timeout=30,
+    ).json()
+    for _ in range(200):
+        found = httpx.get(f"{url}/api/matches?ruleset=maken", timeout=30).json()["matches"]
+        done = [m for m in found if m["finished"] and m["decks"] == ["RI", "MI"]]
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"the COM vs COM game {made['id']} did not finish")
+    match_id = done[0]["id"]
+    page.click("#open-history")
+    row = f'#mh-list .mh-row[data-id="{match_id}"]'
+    page.wait_for_selector(row)
+    page.click(row)
+    page.wait_for_function("() => !!(window.kobo.replay && window.kobo.view)")
+    page.wait_for_selector("#mk-board .mk-half.bottom")
+    page.click("#rp-next-turn")
+    page.wait_for_function("() => window.kobo.replay.step > 0")
+    page.click("#rp-seat [data-value='all']")
+    page.wait_for_function("() => window.kobo.replay.seat === 'all'")
+    steps = page.evaluate("window.kobo.replay.steps")
+    page.eval_on_selector(
+        "#rp-seek", "(e, n) => { e.value = String(n); e.dispatchEvent(new Event('input')); }", steps
+    )
+    page.wait_for_function(f"() => window.kobo.replay.step === {steps}")
+    settle(page)
+    final = view(page)
+    assert final["outcome"] is not None and final["ruleset"] == "maken"
+    assert "ゲーム終了" in page.inner_text("#mk-board .mk-center")
+    page.click("#rp-prev-turn")
+    page.wait_for_function(f"() => window.kobo.replay.step < {steps}")
+    settle(page)
+    page.click("#rp-continue")
+    page.wait_for_function("() => !window.kobo.replay && !!window.kobo.view")
+    live = view(page)
+    assert live["ruleset"] == "maken" and live["session"]["mode"] == "vs_com"
