@@ -151,8 +151,9 @@ def _to_my_turn(driver: Driver, turn: int, wanted: list[str], board: bool = True
     raise AssertionError(f"turn {turn} never came")
 
 
-def _set_by_clicking(driver: Driver, slug: str) -> None:
-    """Choose the tactics-hand card, then click the glowing zone."""
+def _set_by_clicking(driver: Driver, slug: str, name: str | None = None) -> None:
+    """Choose the tactics-hand card, then click the glowing zone (a screenshot ``name`` of
+    the choice in between)."""
     page = driver.page
     assert not page.locator('#game .kb-sz-slot.selectable[data-act^="surprise-set"]').count()
     press(page, f'#side-bottom .hand-card.kb-sz-pick[data-slug="{slug}"]', False, corner=True)
@@ -162,6 +163,8 @@ def _set_by_clicking(driver: Driver, slug: str) -> None:
         == slug
     )
     driver.check_offer()
+    if name:
+        shot(page, name)
     driver.click(f"surprise-set {slug}")
 
 
@@ -217,7 +220,7 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     assert zone(page, 0) == "empty" and zone(page, 1) == "empty"
     assert page.inner_text("#side-bottom .kb-sz-label") == "サプライズ"
     assert "サプライズ置場をクリック" in page.inner_text("#ops")
-    _set_by_clicking(driver, "battle-signal")
+    _set_by_clicking(driver, "battle-signal", "surprise_00_choose_card")
     driver.wait_ready()
     now, options = driver.check_offer()
     assert now["prompt"] == "turn" and not [o for o in options if o.startswith("surprise")]
@@ -269,6 +272,16 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     driver.wait_ready()
     driver.check_offer()
     shot(page, "surprise_04_both_zones")
+    # At phone width both zones fit, without a sideways scroll.
+    page.set_viewport_size({"width": 390, "height": 844})
+    settle(page)
+    page.evaluate("document.querySelector('#board').scrollIntoView({block: 'start'})")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for seat in (0, 1):
+        box = page.locator(f'#game .kb-sz[data-seat="{seat}"]').bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    shot(page, "surprise_05_phone")
+    page.set_viewport_size({"width": 1280, "height": 720})
 
     # Pass; the COM attacks in turn 5: 伏兵の盾 may flip ("attacked"): decline, it stays set.
     declined = False
@@ -316,47 +329,3 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     )
     assert pending(page) is not None
     assert not errors, errors
-
-
-def test_the_zone_fits_a_phone(browser: Any, live: tuple[str, Hub]) -> None:
-    url, _ = live
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="ja-JP"
-    )
-    try:
-        page = ctx.new_page()
-        page.goto(url)
-        shorter_games(page, {"best_of": 1, "first_player": 1})
-        page.wait_for_selector("#start:not([hidden])")
-        page.check("#kb-surprise")
-        page.select_option("#deck-0", "ambush")
-        page.select_option("#deck-1", "ambush")
-        page.click("#start .advanced summary")
-        page.fill("#seed", str(SEED))
-        page.click("#start-button")
-        page.wait_for_function("() => !!(window.kobo && window.kobo.view)")
-        driver = Driver(page)
-        _to_my_turn(driver, 2, list(WANTED), board=False)
-        # Touch: a tap chooses the card, a tap on the zone arms the panel's button, which acts.
-        press(
-            page, '#side-bottom .hand-card.kb-sz-pick[data-slug="battle-signal"]', True, corner=True
-        )
-        page.wait_for_selector(
-            '#game .kb-sz-slot.selectable[data-act="surprise-set battle-signal"]'
-        )
-        press(page, "#side-bottom .kb-sz-slot", True, corner=True)
-        button = '#ops button.act[data-action="surprise-set battle-signal"]'
-        page.wait_for_selector(f"{button}.tap-armed")
-        before = str(page.evaluate("document.body.dataset.promptId"))
-        press(page, button, True)
-        page.wait_for_function(f"() => document.body.dataset.promptId !== '{before}'")
-        settle(page)
-        assert zone(page, 0) == "down"
-        page.locator("#side-bottom .kb-sz").scroll_into_view_if_needed()
-        wide = page.evaluate("document.documentElement.scrollWidth")
-        assert wide <= 390, wide
-        box = page.locator("#side-bottom .kb-sz").bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
-        shot(page, "surprise_05_phone")
-    finally:
-        ctx.close()

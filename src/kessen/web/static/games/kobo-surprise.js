@@ -61,7 +61,7 @@ export function renderSurpriseZone(v, seat) {
   const used = !!p.surprise_used;
   const title = h('div', { class: 'kb-sz-title' },
     h('span', { class: 'kb-sz-label', text: t('sz_zone') }),
-    used ? h('span', { class: 'kb-sz-used', title: t('sz_used_tip'), 'aria-label': t('sz_used_tip'), text: t('sz_used') }) : null);
+    used ? h('span', { class: 'kb-sz-used', title: t('sz_used_tip') }, h('span', { 'aria-hidden': 'true', text: t('sz_used') }), h('span', { class: 'sr-only', text: t('sz_used_tip') })) : null);
   const state = !c ? 'empty' : c.face === 'up' ? 'up' : 'down';
   return h('div', { class: `kb-sz ${mine ? 'mine' : 'theirs'}${used ? ' used' : ''}`, dataset: { seat, state } }, title, slot);
 }
@@ -70,7 +70,10 @@ export function renderSurpriseZone(v, seat) {
  *  be set are choosable (`pickable`), and once one is chosen the zone glows and sends its
  *  `surprise-set`; with nothing chosen the empty zone only hints that it takes a card. */
 export function markSurprise(v) {
-  for (const e of $$('.kb-sz-pick')) e.classList.remove('kb-sz-pick', 'pickable', 'armed');
+  for (const e of $$('.kb-sz-pick')) {
+    e.classList.remove('kb-sz-pick', 'pickable', 'armed');
+    e.removeAttribute('aria-pressed');
+  }
   for (const e of $$('.kb-sz-target')) e.classList.remove('kb-sz-target');
   if (!surpriseOn(v) || !isMyPrompt(v) || S.awaiting != null || !online()) return;
   const p = v.pending;
@@ -81,6 +84,7 @@ export function markSurprise(v) {
     const slug = splitAction(a)[1];
     for (const e of $$(`.hand-card[data-zone="thand"][data-seat="${p.seat}"][data-slug="${CSS.escape(slug)}"]`, $('#game'))) {
       e.classList.add('kb-sz-pick', 'pickable');
+      e.setAttribute('aria-pressed', String(slug === armed));
       if (slug === armed) e.classList.add('armed');
     }
   }
