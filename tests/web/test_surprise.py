@@ -23,9 +23,11 @@ import uvicorn
 from kessen.server.app import Hub, create_app
 from kessen.server.run import free_port
 from tests.web.driver import (
+    AXE,
     Driver,
     pending,
     press,
+    serious_violations,
     settle,
     shorter_games,
     shot,
@@ -193,6 +195,7 @@ def _assert_hidden(page: Any, hub: Hub, whole_page: bool) -> None:
 
 def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, Hub]) -> None:
     url, hub = live
+    context.add_init_script(path=str(AXE))
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
@@ -248,6 +251,9 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     labels = page.inner_text("#ops .ops-actions")
     assert "フリップ" in labels and "見送る" in labels
     shot(page, "surprise_02_flip_prompt")
+    for part in ("#ops", "#board", "#lane"):  # the flip panel, both zones, the lane
+        found = serious_violations(page, part)
+        assert not found, "\n".join(found)
     driver.click("flip")
 
     driver.wait_ready()
@@ -259,6 +265,8 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     flip_text = next(e["text"] for e in view(page)["log"] if e["kind"] == "surprise_flip")
     assert flip_text in page.inner_text("#log")
     shot(page, "surprise_03_flipped_link")
+    found = serious_violations(page, "#lane")
+    assert not found, "\n".join(found)
 
     # Turn 4: the COM set a card in turn 3: a bare back on the page, whatever it is.
     _to_my_turn(driver, 4, wanted)
