@@ -12,8 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from kessen.engine import registry
+from kessen.games.kobo.decks import deck_to_json, starter_decks
+from kessen.server.app import create_app
 from kessen.server.run import running
 from kessen.store import MatchStore
 from tests.web.driver import AXE, SIZES, Driver, serious_violations, shot
@@ -22,7 +25,8 @@ SEED = 29
 QUICK = """(() => {
   const s = JSON.parse(localStorage.getItem('kobo.settings') || '{}');
   if (s.resolvePace) return;
-  localStorage.setItem('kobo.settings', JSON.stringify({ ...s, resolvePace: 'off', motion: 'off' }));
+  const quick = { ...s, resolvePace: 'off', motion: 'off' };
+  localStorage.setItem('kobo.settings', JSON.stringify(quick));
 })();"""
 
 
@@ -246,6 +250,7 @@ def test_build_save_export_import_and_play_a_saved_deck(browser: Any, store_serv
     page.select_option("#deck-0", good)
     page.select_option("#deck-1", good)
     assert page.inner_text("#deck-style-0").startswith("Saved deck")
+    shot(page, "deck_builder_start")
     page.click("#start .advanced summary")
     page.fill("#seed", str(SEED))
     page.click("#start-button")
@@ -282,3 +287,29 @@ def test_the_builder_on_a_phone(browser: Any, store_server: str) -> None:
     shot(page, "deck_builder_phone_saved")
     ctx.close()
     assert not errors, errors
+
+
+def test_a_new_game_plays_the_saved_lists(tmp_path: Path) -> None:
+    """``{"saved": id}`` in ``decks`` or ``config.decks``: the stored list under its saved name;
+    an unknown id, a deck with problems or a game without decks is refused."""
+    tempo = deck_to_json(starter_decks()["tempo"])
+    with (
+        MatchStore(tmp_path / "store.sqlite3") as store,
+        TestClient(app := create_app(0.0, store), base_url="http://127.0.0.1") as http,
+    ):
+        mine = http.post("/api/decks/kobo", json={"name": "Mine", "deck": tempo}).json()
+        short = {**tempo, "tactics": {}}
+        wip = http.post("/api/decks/kobo", json={"name": "WIP", "deck": short}).json()
+        ref = {"saved": mine["id"]}
+        for body in ({"decks": [ref, "swarm"]}, {"config": {"decks": ["swarm", ref]}}):
+            game = http.post("/api/games", json={**body, "mode": "com_vs_com"}).json()
+            decks = app.state.hub.sessions[game["id"]].live.config.decks
+            seat = 0 if "decks" in body else 1
+            assert deck_to_json(decks[seat]) == {**tempo, "name_ja": "Mine", "name_en": "Mine"}
+            assert decks[1 - seat].slug == "swarm"
+        unknown = http.post("/api/games", json={"decks": [{"saved": 999}, "swarm"]})
+        assert unknown.status_code == 422 and "no saved kobo deck 999" in unknown.text
+        invalid = http.post("/api/games", json={"decks": [{"saved": wip["id"]}, "swarm"]})
+        assert invalid.status_code == 422 and "tactics deck has 0 cards" in invalid.text
+        twgp = http.post("/api/games", json={"ruleset": "twgp", "decks": [ref, ref]})
+        assert twgp.status_code == 422
