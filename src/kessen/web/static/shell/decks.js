@@ -126,6 +126,7 @@ function changed() {
 
 function scheduleCheck(delay = CHECK_DELAY) {
   clearTimeout(B.timer);
+  B.seq += 1; // an answer still on its way is about an older deck: it is dropped
   B.status = 'pending';
   renderStatus();
   B.timer = setTimeout(check, delay);
