@@ -43,6 +43,10 @@ class _Words(SeatWords):
     def say(self, ja: str, en: str) -> str:
         return ja if self.ja else en
 
+    def verb(self, seat: Any, third: str, plain: str) -> str:
+        """An English verb agreeing with ``seat``'s subject: "You bet", "The opponent bets"."""
+        return plain if self.viewer is not None and seat == self.viewer else third
+
 
 def _option(w: _Words, option: Any) -> str:
     if option is None:
@@ -70,7 +74,7 @@ def _bet(w: _Words, e: Entry) -> str:
     n = int(e["n"])
     copies = "" if n == 1 else f" ×{n}" if not w.ja else f"×{n}"
     kind = str(e.get("as", ""))
-    head = w.say(f"{w.who(e['seat'])}は", f"{w.who(e['seat'])} bets ")
+    head = w.say(f"{w.who(e['seat'])}は", f"{w.who(e['seat'])} {w.verb(e['seat'], 'bets', 'bet')} ")
     extra = []
     if e.get("rv"):
         extra.append("RV")
@@ -98,7 +102,8 @@ def _down(w: _Words, e: Entry) -> str:
     name_en = name if card else "an LP card"
     if w.ja:
         return f"{w.who(e['seat'])}は{cause}ダウンした。{name}が{where[0]}（残りLP {e['lp']}）。"
-    return f"{w.who(e['seat'])} is downed{cause}; {name_en} goes {where[1]} (LP {e['lp']} left)."
+    be = w.verb(e["seat"], "is", "are")
+    return f"{w.who(e['seat'])} {be} downed{cause}; {name_en} goes {where[1]} (LP {e['lp']} left)."
 
 
 def _draw(w: _Words, e: Entry) -> str:
@@ -124,7 +129,7 @@ _R: dict[str, Callable[[_Words, Entry], str]] = {
     "setup": lambda w, e: w.say(
         f"{w.who(0)}：{e['chars'][0]}、{w.who(1)}：{e['chars'][1]}。最初のTPは{w.who(e['tp'])}。",
         f"P1 plays {e['chars'][0]}, P2 {e['chars'][1]}; "
-        f"{lower_first(w.who(e['tp']))} starts as TP.",
+        f"{lower_first(w.who(e['tp']))} {w.verb(e['tp'], 'starts', 'start')} as TP.",
     ),
     "mulligan": lambda w, e: w.say(
         f"{w.who(e['seat'])}は{'マリガンした' if e['again'] else '手札をキープした'}。",
@@ -132,7 +137,7 @@ _R: dict[str, Callable[[_Words, Entry], str]] = {
     ),
     "turn": lambda w, e: w.say(
         f"ターン{e['turn']}：TPは{w.who(e['tp'])}。",
-        f"Turn {e['turn']}: {lower_first(w.who(e['tp']))} is TP.",
+        f"Turn {e['turn']}: {lower_first(w.who(e['tp']))} {w.verb(e['tp'], 'is', 'are')} TP.",
     ),
     "draw": _draw,
     "gauge": lambda w, e: w.say(
@@ -168,13 +173,15 @@ _R: dict[str, Callable[[_Words, Entry], str]] = {
     ),
     "pre-end": lambda w, e: w.say("アタックフェイズへ。", "The attack phase begins."),
     "no-fb": lambda w, e: w.say(
-        f"{w.who(e['seat'])}はファーストベットできない。", f"{w.who(e['seat'])} has no first bet."
+        f"{w.who(e['seat'])}はファーストベットできない。",
+        f"{w.who(e['seat'])} {w.verb(e['seat'], 'has', 'have')} no first bet.",
     ),
     "bet": _bet,
     "pay": lambda w, e: w.say(
         f"{w.who(e['seat'])}の支払い：キャンセル {w.cards(e['cancels'])}、"
         f"ゲージ{len(e['gauge'])}枚。",
-        f"{w.who(e['seat'])} pays: cancels {w.cards(e['cancels'])}, {len(e['gauge'])} gauge.",
+        f"{w.who(e['seat'])} {w.verb(e['seat'], 'pays', 'pay')}: "
+        f"cancels {w.cards(e['cancels'])}, {len(e['gauge'])} gauge.",
     ),
     "extras": lambda w, e: w.say(
         f"{w.card(e['card'])}の残り{e['n']}枚はダスト送り。",
@@ -185,22 +192,31 @@ _R: dict[str, Callable[[_Words, Entry], str]] = {
     ),
     "guard": lambda w, e: w.say(
         f"{w.who(e['seat'])}は{'ガードを続けた' if e['keep'] else 'ガードした'}。",
-        f"{w.who(e['seat'])} {'keeps guarding' if e['keep'] else 'guards'}.",
+        f"{w.who(e['seat'])} {w.verb(e['seat'], 'keeps', 'keep')}"
+        f"{' guarding' if e['keep'] else ''}."
+        if e["keep"]
+        else f"{w.who(e['seat'])} {w.verb(e['seat'], 'guards', 'guard')}.",
     ),
     "gb": lambda w, e: w.say(
-        f"{w.who(e['seat'])}のガードブレイク。", f"{w.who(e['seat'])} breaks the guard."
+        f"{w.who(e['seat'])}のガードブレイク。",
+        f"{w.who(e['seat'])} {w.verb(e['seat'], 'breaks', 'break')} the guard.",
     ),
     "accept": lambda w, e: w.say(
-        f"{w.who(e['seat'])}はジャッジを選んだ。", f"{w.who(e['seat'])} calls the judge."
+        f"{w.who(e['seat'])}はジャッジを選んだ。",
+        f"{w.who(e['seat'])} {w.verb(e['seat'], 'calls', 'call')} the judge.",
     ),
-    "stop": lambda w, e: w.say(f"{w.who(e['seat'])}は攻撃をやめた。", f"{w.who(e['seat'])} stops."),
+    "stop": lambda w, e: w.say(
+        f"{w.who(e['seat'])}は攻撃をやめた。",
+        f"{w.who(e['seat'])} {w.verb(e['seat'], 'stops', 'stop')}.",
+    ),
     "judge": _judge,
     "decline": lambda w, e: w.say(
         f"{w.who(e['seat'])}はボーナスベットしなかった。",
-        f"{w.who(e['seat'])} declines the bonus bet.",
+        f"{w.who(e['seat'])} {w.verb(e['seat'], 'declines', 'decline')} the bonus bet.",
     ),
     "damage": lambda w, e: w.say(
-        f"{w.who(e['seat'])}に{e['d']}ダメージ。", f"{w.who(e['seat'])} takes {e['d']} damage."
+        f"{w.who(e['seat'])}に{e['d']}ダメージ。",
+        f"{w.who(e['seat'])} {w.verb(e['seat'], 'takes', 'take')} {e['d']} damage.",
     ),
     "placed": lambda w, e: w.say(
         f"{w.poss(e['seat'])}ダメージ札+{e['n']}。", f"{w.poss(e['seat'])} damage pile +{e['n']}."
