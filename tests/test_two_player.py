@@ -410,3 +410,32 @@ def test_a_clock_runs_out_on_a_real_server(tmp_path: Any) -> None:
         answer = httpx.get(f"{url}/api/matches/{info.id}/step/0?seat=all")
         assert answer.status_code == 200
     store.close()
+
+
+# --- serving other machines -------------------------------------------------------------------
+
+
+def test_serving_other_machines_needs_the_origin_and_host_checks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fastapi import FastAPI
+
+    from kessen.server import run
+    from kessen.server.app import create_app
+
+    assert run.guarded(create_app(host="0.0.0.0", port=8765))
+    monkeypatch.setattr(run, "create_app", lambda **_: FastAPI())  # no Guard in front
+    with pytest.raises(run.Unguarded, match="Origin and Host"):
+        run.serve(port=0, host="0.0.0.0", open_browser=False)
+
+
+def test_the_share_address_names_the_network_not_this_machine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kessen.server import share
+
+    monkeypatch.setattr(share, "lan_address", lambda: "192.168.1.5")
+    assert share.share_origin("0.0.0.0", 8765) == "http://192.168.1.5:8765"
+    assert share.share_origin("127.0.0.1", 8765) is None
+    assert share.share_origin("localhost", 8765) is None
+    assert share.share_origin("10.0.0.2", None) is None

@@ -24,7 +24,7 @@ from kessen.engine.players import Player, play_out
 from kessen.engine.registry import PlayerFactory
 from kessen.games.kobo.decks import deck_to_json, starter_decks
 from kessen.server.app import DEFAULT_PACE
-from kessen.server.run import DEFAULT_PORT, PortInUseError, serve
+from kessen.server.run import DEFAULT_PORT, PortInUseError, Unguarded, serve
 from kessen.server.security import normalize_origin
 from kessen.store.db import SchemaError
 from kessen.store.records import MatchStore, StoreError
@@ -255,6 +255,13 @@ def play(
             "and send requests; repeatable. The server's own origins are always allowed.",
         ),
     ] = None,
+    host: Annotated[
+        str,
+        typer.Option(
+            help="The address to listen on: 0.0.0.0 (or this machine's address) serves other "
+            "machines of the network, for 友達と対戦; the address to share is printed.",
+        ),
+    ] = "127.0.0.1",
 ) -> None:
     """Play Kōbō in the browser: start the game server on 127.0.0.1 and open the page.
 
@@ -277,9 +284,18 @@ def play(
         except (SchemaError, StoreError, OSError) as err:
             fail(f"cannot open the match store: {err}")
     try:
-        serve(port=port, pace=pace, open_browser=not no_browser, store=store, allow_origins=origins)
+        serve(
+            port=port,
+            pace=pace,
+            open_browser=not no_browser,
+            host=host,
+            store=store,
+            allow_origins=origins,
+        )
     except PortInUseError as err:
         fail(str(err.strerror))
+    except Unguarded as err:
+        fail(str(err))
     except OSError as err:
         fail(f"cannot start the server on port {port or DEFAULT_PORT}: {err}")
     finally:

@@ -74,6 +74,7 @@ from kessen.server.protocol import (
 )
 from kessen.server.security import AllowList, Guard
 from kessen.server.session import SPECTATOR, Mode, Session
+from kessen.server.share import share_origin
 from kessen.store.records import MatchInfo, MatchStore
 
 __all__ = [
@@ -208,6 +209,7 @@ def create_app(
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         out: dict[str, Any] = {"pace": hub.pace, "rulesets": {}, "store": store is not None}
+        out["share"] = share_origin(host, port)  # what shared links name (docs/two-player.md)
         for name in RULESETS:
             try:
                 rules = registry.get(name)

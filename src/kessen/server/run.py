@@ -1,5 +1,10 @@
 """Running the server: bind its port on 127.0.0.1, print the URL, open a browser, serve.
 
+With ``host`` another address (``0.0.0.0``: every interface) it serves other machines of the
+network: it starts only behind the Origin and Host checks of :mod:`kessen.server.security`
+(:func:`guarded`; refused with a message otherwise) and prints the address to share
+(:func:`kessen.server.share.share_origin`).
+
 The port is bound with ``SO_REUSEADDR`` (as uvicorn binds), so a server restarted after a
 crash gets its own port back although the old connections linger in ``TIME_WAIT``: the
 browser's page, tied to that origin, finds its game again. A port that another live program
@@ -21,11 +26,23 @@ from contextlib import contextmanager
 import uvicorn
 
 from kessen.server.app import DEFAULT_PACE, create_app
+from kessen.server.security import LOOPBACK, WILDCARDS, Guard
+from kessen.server.share import share_origin
 from kessen.store.records import MatchStore
 
 DEFAULT_PORT = 8765
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the GIL before another may take it (the default is 0.005)."""
+
+
+class Unguarded(RuntimeError):
+    """An application without the Origin and Host checks asked to serve other machines."""
+
+
+def guarded(app: object) -> bool:
+    """Whether ``app`` runs behind :class:`~kessen.server.security.Guard` (Origin and Host)."""
+    middleware = getattr(app, "user_middleware", ())
+    return any(getattr(m, "cls", None) is Guard for m in middleware)
 
 
 class PortInUseError(OSError):
@@ -124,10 +141,28 @@ def serve(
     notice: list[str] = []
     sock = listening_socket(port, host, notice=notice)
     port = int(sock.getsockname()[1])
+    config = _config(port, pace, host, store, allow_origins)
+    wide = host.strip("[]") not in LOOPBACK
+    if wide and not guarded(config.app):
+        sock.close()
+        raise Unguarded(
+            f"refusing to serve other machines on {host}: the application has no Origin and "
+            "Host checks (kessen.server.security.Guard)"
+        )
     for line in notice:
         print(line, flush=True)
-    url = f"http://{host}:{port}/"
+    local = "127.0.0.1" if host.strip("[]") in WILDCARDS else host
+    url = f"http://{local}:{port}/"
     print(f"Kessen is running at {url}  (Ctrl+C to stop)", flush=True)
+    if wide:
+        share = share_origin(host, port)
+        print(
+            "Other machines of your network may connect"
+            + (f": share {share}/" if share else "")
+            + " (pages of other sites are refused: Origin and Host checks are on; "
+            "a 友達と対戦 invite link names this address)",
+            flush=True,
+        )
     if open_browser and (
         os.environ.get("DISPLAY")
         or os.environ.get("WAYLAND_DISPLAY")
@@ -142,7 +177,7 @@ def serve(
     # socket write), which adds up to tens of milliseconds per answer under load.
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        uvicorn.Server(_config(port, pace, host, store, allow_origins)).run(sockets=[sock])
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
 

@@ -61,9 +61,13 @@ function seatWord(seat) {
   return seat === me() ? T('you') : T('opp');
 }
 
-/** The link that opens `code` of game `id` (the part after # never reaches a server log). */
+/** The link that opens `code` of game `id` (the part after # never reaches a server log). A
+ *  page open at this machine's own name links the server's network address when it serves
+ *  other machines (`kessen play --host`): 127.0.0.1 would mean the friend's own machine. */
 export function friendLink(id, code) {
-  return `${location.origin}/#join=${id}.${code}`;
+  const local = ['127.0.0.1', 'localhost', '[::1]'].includes(location.hostname);
+  const origin = local && S.meta && S.meta.share ? S.meta.share : location.origin;
+  return `${origin}/#join=${id}.${code}`;
 }
 
 /* ------------------------------------------------------------------ start screen */
