@@ -98,6 +98,7 @@ def test_the_start_screen_offers_the_option_and_the_deck_that_needs_it(
     page.select_option("#deck-1", "ambush")
     assert page.input_value("#deck-1") == "ambush"
     assert "【！】" in page.inner_text("#deck-style-1")
+    shot(page, "surprise_07_start_option")
     page.click('#start [data-lang="en"]')
     page.wait_for_function(
         "document.querySelector('#kb-surprise-label').textContent === 'Surprise zone'"
@@ -168,6 +169,14 @@ def _set_by_clicking(driver: Driver, slug: str, name: str | None = None) -> None
     if name:
         shot(page, name)
     driver.click(f"surprise-set {slug}")
+
+
+def _in_english(page: Any, english: bool = True) -> None:
+    """Switch the page's language by the top bar's button; wait for the view in it."""
+    lang = "en" if english else "ja"
+    page.click(f'#topbar [data-lang="{lang}"]')
+    page.wait_for_function(f"() => window.kobo.view && window.kobo.view.lang === '{lang}'")
+    settle(page)
 
 
 def _assert_hidden(page: Any, hub: Hub, whole_page: bool) -> None:
@@ -305,6 +314,13 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
         if now["prompt"] == "surprise" and now["context"].get("matches") and not declined:
             assert options == ["flip", "decline"]
             assert "伏兵の盾" in page.inner_text("#ops .kb-sz-flip")
+            _in_english(page)
+            panel = page.inner_text("#ops .kb-sz-flip")
+            assert "Surprise: flip it face up?" in panel and "may be flipped" in panel, panel
+            labels = page.inner_text("#ops .ops-actions")
+            assert "Flip (face up)" in labels and "Decline" in labels
+            shot(page, "surprise_06_flip_prompt_en")
+            _in_english(page, False)
             driver.click("decline")
             declined = True
             continue
@@ -327,10 +343,8 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     assert view(page)["players"][0]["retreat"][-1]["slug"] == "ambush-shield"
     driver.check_offer()
 
-    # English: the zone, the marker and the panel's buttons.
-    page.click('#topbar [data-lang="en"]')
-    page.wait_for_function("() => window.kobo.view && window.kobo.view.lang === 'en'")
-    settle(page)
+    # English: the zone and the marker.
+    _in_english(page)
     assert page.inner_text("#side-bottom .kb-sz-label") == "Surprise"
     assert (
         page.get_attribute("#side-bottom .kb-sz-used", "title") == "Set or Clear was done this turn"

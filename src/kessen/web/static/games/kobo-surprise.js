@@ -54,7 +54,10 @@ export function renderSurpriseZone(v, seat) {
     slot.append(cardEl(c, { size: 's', peek: !up && !!c.slug }));
     if (up) slot.append(h('span', { class: 'kb-sz-bang', text: t('sz_mark') }));
     if (cards.length > 1) slot.append(h('span', { class: 'kb-sz-count', text: `×${cards.length}` }));
-    infoable(slot, { type: 'card', card: c, seat, zone: 'surprise' });
+    // CARD INFORMATION reads your face-down card like any card (its face-down note speaks of
+    // traps); the opponent's stays a back there too.
+    const read = c.slug ? { slug: c.slug, name: c.name, kind: c.kind } : c;
+    infoable(slot, { type: 'card', card: read, seat, zone: 'surprise' });
   } else {
     slot.append(h('span', { class: 'kb-sz-empty', text: t('sz_empty') }));
   }
