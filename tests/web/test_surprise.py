@@ -285,7 +285,16 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     assert "9.7.1" in rule and rule in page.inner_text("#log")
     assert zone(page, 0) == "empty"
     _assert_hidden(page, hub, whole_page=True)
-    _set_by_clicking(driver, "ambush-shield")
+    # This time from the keyboard: Enter on the card, then on the zone, which takes the focus.
+    page.focus('#side-bottom .hand-card.kb-sz-pick[data-slug="ambush-shield"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.matches("
+        "'.kb-sz-slot.selectable[data-act=\"surprise-set ambush-shield\"]')"
+    )
+    before = str(page.evaluate("document.body.dataset.promptId"))
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.body.dataset.promptId !== '{before}'")
     driver.wait_ready()
     driver.check_offer()
     shot(page, "surprise_04_both_zones")

@@ -15,8 +15,9 @@ import { isMyPrompt, me, online } from '../shell/seats.js';
 import { S, scheduleRender } from '../shell/state.js';
 
 /** The surprise state of the page: the tactics-hand card chosen for Set (with the prompt it
- *  was chosen at) and the deck each picker had chosen among the option's decks. */
-export const SZ = { armed: null, chosen: [null, null] };
+ *  was chosen at), whether the zone takes the focus next (a choice made from the keyboard)
+ *  and the deck each picker had chosen among the option's decks. */
+export const SZ = { armed: null, chosen: [null, null], focusZone: false };
 
 /** Whether the view's game plays with the option (the view then has the zones). */
 export function surpriseOn(v) {
@@ -96,7 +97,12 @@ export function markSurprise(v) {
   if (armed) {
     zone.classList.add('selectable');
     zone.dataset.act = `surprise-set ${armed}`;
+    if (SZ.focusZone) { // chosen from the keyboard: the zone is the next place to press
+      zone.tabIndex = 0;
+      zone.focus();
+    }
   } else zone.classList.add('kb-sz-target');
+  SZ.focusZone = false;
 }
 
 /** A click on the board the shell did not send: choosing (or un-choosing) a tactics-hand card
@@ -107,6 +113,7 @@ export function onSurpriseClick(ev) {
   if (!pick || !v || !v.pending) return;
   const slug = pick.dataset.slug;
   SZ.armed = armedSlug(v) === slug ? null : { slug, promptId: v.pending.prompt_id };
+  SZ.focusZone = document.body.classList.contains('kb');
   S.opsSig = '';
   scheduleRender();
 }
