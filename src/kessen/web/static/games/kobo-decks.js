@@ -234,6 +234,7 @@ export const builder = {
 /* ---------------------------------------------------------------- the start screen's deck selects */
 
 const SAVED = 'saved:';
+let bound = false;
 
 /** The saved decks for a deck select (below the starter decks): an optgroup, or null when
  *  there are none. A deck with problems is listed but cannot be chosen. `redraw` runs once
@@ -253,6 +254,12 @@ export function savedDeckGroup(redraw) {
  *  select that shows a saved deck, and no deck list button for it (its list is read in the
  *  deck builder). */
 export function showSavedDecks() {
+  if (!bound) {
+    // Other start options (the surprise zone's checkbox) draw the selects' lines again: the line
+    // of a saved deck comes back after them.
+    bound = true;
+    $('#kobo-options').addEventListener('change', () => showSavedDecks());
+  }
   for (const side of [0, 1]) {
     const sel = $(`#deck-${side}`);
     const group = $('optgroup[data-saved]', sel);
