@@ -282,6 +282,7 @@ def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> N
     start_maken(page)
     policy = Policy()
     picked = shots = checks = 0
+    moments: set[str] = set()
     for _ in range(LIMIT):
         if ready(page) == "over":
             break
@@ -300,6 +301,13 @@ def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> N
             switch_to_english(page)
             shot(page, "maken_desktop_en")
             shots = 2
+        prompt = v["pending"]["prompt"]
+        if shots and "pay" not in moments and prompt == "pay":
+            moments.add("pay")
+            shot(page, "maken_desktop_pay")
+        if shots and "options" not in moments and any("x2 " in a for a in legal):
+            moments.add("options")
+            shot(page, "maken_desktop_options")
         click(page, policy.pick(legal, v))
     else:
         pytest.fail("the game did not end")

@@ -132,7 +132,7 @@ export function actionLabel(action, v) {
     const opt = a.option ? ` — ${optionInfo(a.option).name}` : '';
     const helper = v && v.pending ? helperOf(v, v.pending.seat, a.id) : null;
     const extra = helper ? ` · ${tx(helper === 'cost' ? 'helper_cost' : 'helper_free')}` : '';
-    return `${tx(`v_${a.verb}`)}：${c}${copies}${opt}${extra}`;
+    return `${tx(`v_${a.verb}`)}${tx('sep')}${c}${copies}${opt}${extra}`;
   }
   return action;
 }

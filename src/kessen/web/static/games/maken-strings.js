@@ -63,7 +63,7 @@ export const TX = {
     a_decline: 'ボーナスベットしない', a_set: 'セット：{c}', a_open: 'オープン：{c}', a_clear: '片付ける：{c}',
     a_clear_set: '片付ける（セット中）：{c}', a_cancel: 'キャンセル：{c}',
     v_fb: 'ファーストベット', v_attack: '攻撃', v_gc: 'ガードキャンセル', v_bonus: 'ボーナスベット',
-    helper_cost: '助っ人コスト2', helper_free: '助っ人（免除）', rv: 'RV',
+    helper_cost: '助っ人コスト2', helper_free: '助っ人（免除）', rv: 'RV', sep: '：',
     focus: '選択中：', clear_focus: '選択を解除', pick_hint: '光っているカードを押すと、そのカードの操作だけに絞り込めます。',
   },
   en: {
@@ -125,7 +125,7 @@ export const TX = {
     a_decline: 'No bonus bet', a_set: 'Set: {c}', a_open: 'Open: {c}', a_clear: 'Clear: {c}',
     a_clear_set: 'Clear (set): {c}', a_cancel: 'Cancel: {c}',
     v_fb: 'First bet', v_attack: 'Attack', v_gc: 'Guard cancel', v_bonus: 'Bonus bet',
-    helper_cost: 'helper cost 2', helper_free: 'helper (exempt)', rv: 'RV',
+    helper_cost: 'helper cost 2', helper_free: 'helper (exempt)', rv: 'RV', sep: ': ',
     focus: 'Picked:', clear_focus: 'Clear', pick_hint: 'Press a glowing card to see only its choices.',
   },
 };

@@ -70,7 +70,7 @@ function betBlocks(v, bets) {
       const head = n === 1 ? null : h('div', { class: 'mk-opt-head', text: `${tx(n === 2 ? 'da' : 'ta')} · ${tx('opt_head')}` });
       const buttons = group.map((a) => {
         const x = parse(a);
-        if (!x.option) return actButton(a, `${tx(`v_${verb}`)}：${cardName(id)}`, tx('single'), ' mk-single');
+        if (!x.option) return actButton(a, `${tx(`v_${verb}`)}${tx('sep')}${cardName(id)}`, tx('single'), ' mk-single');
         const o = optionInfo(x.option);
         return actButton(a, `${o.name}`, o.effect, ` mk-opt n${n}`);
       });
