@@ -68,7 +68,7 @@ def on_screen(page: Any, selector: str) -> bool:
     return bool(box) and box["height"] > 0 and box["y"] >= 0 and box["y"] + 40 <= height
 
 
-@pytest.mark.parametrize("ruleset", ["kobo", "twgp"])
+@pytest.mark.parametrize("ruleset", ["kobo", "twgp", "maken"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
     page = sized
@@ -81,6 +81,11 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
         if not touch:
             press(page, "#tw-quick", touch)
         shorter_games(page, {"turnLimit": 4})
+    elif ruleset == "maken":
+        page.wait_for_selector("#maken-options:not([hidden]) #mk-deck-0")
+        shorter_games(page, {"turnLimit": 3})
+        press(page, "#start .advanced summary", touch)
+        page.fill("#seed", "9")
     else:
         shorter_games(page, {"best_of": 1, "turn_limit": 2})
         press(page, "#start .advanced summary", touch)
