@@ -64,6 +64,8 @@ def create(page: Any, ruleset: str, seed: int, config: dict[str, Any], **extra: 
     assert page.is_visible("#friend-options") and page.is_hidden("#com-level")
     page.click("#start .advanced summary")
     page.fill("#seed", str(seed))
+    if ruleset == "kobo":
+        shot(page, "two_player_00_start_screen")
     page.click("#start-button")
     page.wait_for_selector("#friend-invite")
     link: str = page.input_value("#friend-invite")
