@@ -270,9 +270,11 @@ function applyDecks(ctx) {
     if (on && wanted && needing[wanted]) sel.value = wanted;
     else if (!sel.value || (!on && needing[was])) sel.value = defaults[side] || (sel.options[0] ? sel.options[0].value : '');
     if (!on && wanted && needing[wanted]) SZ.chosen[side] = null;
+    // The line under the picker: a deck of the catalogue's (a deck this module does not know,
+    // such as a saved one, keeps the line its own code wrote).
     const deck = (cat().decks || {})[sel.value] || needing[sel.value];
     const style = $(`#deck-style-${side}`);
-    if (style) style.textContent = deck ? deck.style : '';
+    if (style && deck) style.textContent = deck.style;
   }
 }
 
