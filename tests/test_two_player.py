@@ -133,7 +133,13 @@ def test_no_view_of_either_seat_or_a_spectator_names_a_card_hidden_from_it(rules
                 check_message(watcher, state, seat, tally, f"{where}/spectator")
             pending = state.pending
             assert pending is not None
-            if rng.random() < 0.15 and session.history(pending.seat)["can_undo"]:
+            table = session.table
+            assert table is not None
+            if (
+                rng.random() < 0.15
+                and session.history(pending.seat)["can_undo"]
+                and table.refused_at.get(pending.seat) != session.steps
+            ):
                 session.undo(pending.seat)  # a request: the opponent answers
                 session.answer_undo(1 - pending.seat, rng.random() < 0.5)
                 continue
@@ -178,6 +184,10 @@ def test_undo_is_asked_and_refused_or_accepted_by_the_opponent() -> None:
     assert session.steps == steps and session.live.state_hash() == hashed
     notice = session.view_for(seat, "ja", False)["session"]["table"]["undo_notice"]
     assert notice == {"n": 1, "by": seat, "accepted": False}
+    with pytest.raises(SessionError, match="refused"):
+        session.undo(seat)  # not again at once: only after a move
+    assert session.table is not None
+    session.table.refused_at.clear()  # as if the game had moved on to the same place
     session.undo(seat)
     session.answer_undo(other, True)
     assert session.steps < steps

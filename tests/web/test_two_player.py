@@ -223,5 +223,6 @@ def test_a_twgp_game_a_lost_connection_and_a_clock_that_runs_out(browser: Any, s
             assert ended["reason"] == "timeout"
             assert ("勝ち" if ended["winner"] == 0 else "負け") in host.inner_text("#friend-ended")
             shot(host, "two_player_08_timeout")
+            assert host.is_visible("#btn-showall")  # the match is over: everything may show
         finally:
             guest_ctx.close()

@@ -585,6 +585,8 @@ class Session:
             raise SessionError(point.reason or "cannot undo")
         if table.undo_request is not None:
             raise SessionError("an undo request is already waiting for an answer")
+        if table.refused_at.get(seat) == self.steps:
+            raise SessionError("your opponent refused to undo this; ask again after a move")
         table.undo_request = seat
         self.version += 1
 
@@ -601,6 +603,8 @@ class Session:
         if asker == seat:
             raise SessionError("your opponent answers your undo request, not you")
         table.undo_request = None
+        if not accept:
+            table.refused_at[asker] = self.steps
         if accept:
             self._charge()
             self._take_back(asker)

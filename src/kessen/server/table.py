@@ -18,7 +18,7 @@ of the game stays the engine's.
   recorded as the outcome with the reason ``timeout``.
 - **Undo by request.** A seat may ask to take back what the undo rule of
   :mod:`kessen.engine.undo` allows it; the opponent accepts or refuses. Any move cancels a
-  request still open.
+  request still open; a refused seat asks again only once the game has moved on.
 """
 
 from __future__ import annotations
@@ -101,6 +101,9 @@ class Table:
     """The seat that asked to undo, while its request is open."""
     undo_notice: Json | None = None
     """The last answer to an undo request: ``{"n", "by", "accepted"}`` (``n`` rises)."""
+    refused_at: dict[int, int] = field(default_factory=dict)
+    """Seat → the step at which its last undo request was refused (it may not ask again
+    before the game moves on)."""
     ended: Outcome | None = None
     """The outcome of a match that ended off the board (on time)."""
 

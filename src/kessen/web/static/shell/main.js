@@ -142,7 +142,7 @@ function renderTools(v) {
   redo.title = hist.can_redo ? t('redo') : (v.session.mode === 'com_vs_com' ? t('redo_live') : t('redo_none'));
   $('#btn-live').hidden = v.session.mode !== 'com_vs_com' || hist.live;
   const sa = $('#btn-showall');
-  sa.hidden = !(v.session.mode === 'com_vs_com' || isOver(v));
+  sa.hidden = !(v.session.mode === 'com_vs_com' || isOver(v) || !!(v.session.table && v.session.table.ended));
   sa.setAttribute('aria-pressed', v.session.show_all ? 'true' : 'false');
   sa.classList.toggle('on', !!v.session.show_all);
 }
