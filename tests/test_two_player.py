@@ -150,6 +150,31 @@ def test_no_view_of_either_seat_or_a_spectator_names_a_card_hidden_from_it(rules
     assert not tally.leaks, tally.leaks[:10]
 
 
+def _offered() -> list[str]:
+    from kessen.server.app import RULESETS
+
+    return list(RULESETS)
+
+
+@pytest.mark.parametrize("ruleset", _offered())
+def test_every_offered_ruleset_plays_between_two_people_to_its_end(ruleset: str) -> None:
+    """No code per ruleset: any ruleset the server offers is played to its end by two people,
+    each seat and a spectator reading their own views (the spectator the observer's)."""
+    from kessen.engine import registry
+
+    config = dict(registry.get(ruleset).default_config)
+    session = Session.create(ruleset, config, 1, "vs_human", "", 0.0)
+    assert session.table is not None and session.table.invite is not None
+    session.join(session.table.invite)
+    rng = random.Random(1)
+    while session.live.pending is not None and session.steps < 3000:
+        views = [session.view_for(seat, "en", False) for seat in (0, 1, SPECTATOR)]
+        assert [v["session"]["you"] for v in views] == [0, 1, None]
+        assert views[2]["viewer"] is None  # the observer's view
+        move(session, rng)
+    assert session.over
+
+
 # --- undo by request -------------------------------------------------------------------------
 
 
