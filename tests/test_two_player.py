@@ -441,9 +441,12 @@ def test_a_clock_runs_out_on_a_real_server(tmp_path: Any) -> None:
         session = app.state.hub.sessions[made["id"]]
         info = store.info(session.recorder.match_id)
         assert info.is_finished and info.reason == TIMEOUT
-        # Finished: everyone may open every view of its record.
+        # Finished: everyone may open every view of its record, and continue it against COM.
         answer = httpx.get(f"{url}/api/matches/{info.id}/step/0?seat=all")
         assert answer.status_code == 200
+        branch = httpx.post(f"{url}/api/matches/{info.id}/continue", json={"step": 0, "seat": 1})
+        assert branch.status_code == 200, branch.text
+        assert branch.json()["parent"] == [info.id, 0]
     store.close()
 
 
