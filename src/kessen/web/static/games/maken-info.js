@@ -117,7 +117,12 @@ export function renderInfo(v, info) {
 export function readable(target) {
   if (target.closest('#cardinfo')) return null;
   const el = target.closest('#mk-board .infoable');
-  return el && S.infoMap.has(el) ? S.infoMap.get(el) : null;
+  if (el && S.infoMap.has(el)) return S.infoMap.get(el);
+  // A log line that names a card (a bet, an opening…) shows that card.
+  const entry = target.closest('#log li.entry');
+  const e = entry && S.view ? S.view.log[Number(entry.dataset.index)] : null;
+  const id = e && typeof e.card === 'string' ? e.card : null;
+  return id && cdef(id) ? { type: 'mk', what: 'card', card: { card: id } } : null;
 }
 
 /* ================================================================== start screen */

@@ -261,7 +261,7 @@ export const game = {
   title: 'プロジェクト魔剣 — Kessen',
   optionsBox: 'maken-options',
   boardClass: 'rs-maken',
-  helpAnchor: '',
+  helpAnchor: 'sec-11',
   ensureCatalog,
   renderStartOptions,
   startConfig,
