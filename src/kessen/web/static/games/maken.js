@@ -45,6 +45,10 @@ function actButton(a, label, sub, extra = '') {
     disabled: S.awaiting != null || !online(),
     title: sub ? `${label} — ${sub}` : label,
     onclick: () => choose(a),
+    onmouseenter: () => hint(a),
+    onmouseleave: () => hint(null),
+    onfocus: () => hint(a),
+    onblur: () => hint(null),
   }, h('span', { class: 'act-label', text: label }), sub ? h('span', { class: 'act-sub', text: sub }) : null);
 }
 
@@ -136,6 +140,17 @@ function renderOps(v) {
 }
 
 /* ================================================================== choosing on the board */
+
+/** Pointing at a button lights the card it names on the board and shows that card in CARD
+ *  INFORMATION (null: nothing pointed at). */
+function hint(action) {
+  for (const e of $$('#mk-board .mk-hint')) e.classList.remove('mk-hint');
+  if (!action) return;
+  const ref = refOf(action);
+  if (!ref) return;
+  for (const e of $$(`#mk-board [data-ref="${CSS.escape(ref)}"]`)) e.classList.add('mk-hint');
+  showInfo({ type: 'mk', what: 'card', card: { card: ref.slice(2) } });
+}
 
 /** Light the cards the offered actions name: one action sends it, several narrow the panel. */
 function markSelectable(v) {
