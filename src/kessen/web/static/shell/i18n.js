@@ -8,7 +8,7 @@ import { S } from './state.js';
 export const I18N = {
   ja: {
     tagline: '罠と戦術で応酬する二人用カードバトル。先に2勝した側がマッチの勝者です。', game: 'ゲーム', f_game: 'ゲーム', mode: '対戦モード',
-    mode_vs_com: '対COM', mode_com_vs_com: 'COM同士', mode_vs_human: '友達と対戦', mode_hint_vs: 'あなたは下側を操作します。COMの手札と伏せ罠は見えません。',
+    mode_vs_com: '対COM', mode_com_vs_com: 'COM同士', mode_vs_human: '友達と対戦', 'opp_thinking@vs_human': '相手が考えています…', 'opp_responding@vs_human': '相手が応答しています…', mode_hint_vs: 'あなたは下側を操作します。COMの手札と伏せ罠は見えません。',
     mode_hint_cc: '両者をCOMが操作し、マッチ終了まで観戦します（下側の視点）。', view_list: 'デッキリストを見る', com_level: 'COMの強さ',
     com_random: 'ランダム（練習用）', com_heuristic: '定石（すぐ指す）', 'com_ismcts-easy': 'やさしい',
     'com_ismcts-normal': 'ふつう', 'com_ismcts-strong': 'つよい', com_other: 'そのほか', advanced: '詳細設定', pace: 'COMの速さ（1手の間隔）',
@@ -73,7 +73,7 @@ export const I18N = {
   },
   en: {
     tagline: 'A two-player card battle of traps and tactics. The first to win two games wins the match.',
-    game: 'Game', f_game: 'Game', mode: 'Mode', mode_vs_com: 'vs COM', mode_com_vs_com: 'COM vs COM', mode_vs_human: 'Play a friend',
+    game: 'Game', f_game: 'Game', mode: 'Mode', mode_vs_com: 'vs COM', mode_com_vs_com: 'COM vs COM', mode_vs_human: 'Play a friend', 'opp_thinking@vs_human': 'Your opponent is thinking…', 'opp_responding@vs_human': 'Your opponent is responding…',
     mode_hint_vs: "You play the bottom seat. COM's hands and face-down traps stay hidden.",
     mode_hint_cc: "COM plays both seats; watch the match to the end (bottom seat's view).",
     view_list: 'View deck list', com_level: 'COM strength', com_random: 'Random (practice)',
@@ -173,9 +173,13 @@ export function hasText(key) {
 }
 
 /** A translator for a game's own table ({ja: {...}, en: {...}}), falling back to the shell's
- *  texts; its `has(key)` says whether either table knows the key. */
+ *  texts; its `has(key)` says whether either table knows the key. In a match between two
+ *  people, a shell text `<key>@vs_human` replaces the game's `<key>` (a game's "COM is
+ *  thinking" is a person thinking there). */
 export function texts(table) {
   const tr = (key, params) => {
+    const mode = S.view && !S.replay && S.view.session ? S.view.session.mode : null;
+    if (mode === 'vs_human' && hasText(`${key}@vs_human`)) return t(`${key}@vs_human`, params);
     const own = table[S.settings.lang] || table.ja;
     const s = own[key] ?? table.ja[key];
     return s == null ? t(key, params) : fill(s, params);
