@@ -325,6 +325,16 @@ def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> N
     )
     assert any(" bets " in t for t in texts) and any("Judge" in t for t in texts), texts[:20]
     assert shots == 2
+    # The DA's steps in the log, in order: the bet (step 7), then its draw (step 11).
+    da = next(i for i, e in enumerate(log) if e["kind"] == "bet" and e["seat"] == 0 and e["n"] > 1)
+    lines = page.evaluate(
+        "n => Array.from({length: 6}, (_, k) => document.querySelector("
+        "`#log li.entry[data-index=\"${n + k}\"]`)).map(e => e ? e.textContent : '')",
+        da,
+    )
+    assert lines[0].startswith("You bet") and "×2" in lines[0], lines
+    drawn = next(k for k, e in enumerate(log[da:], 0) if e["kind"] == "draw")
+    assert lines[drawn].startswith("You drew 1"), lines
     assert picked, "no card with several choices was offered"
 
 
