@@ -237,6 +237,26 @@ def assert_nothing_hidden(hub: Hub, page: Any) -> None:
         assert not re.search(rf"\b{cid}\b", attrs), f"hidden card {cid} in an attribute"
 
 
+def check_situation(page: Any, v: dict[str, Any]) -> str:
+    """Each half shows its player's situation as the view gives it; returns what was seen."""
+    sit = v["situation"]
+    shown = {
+        seat: page.get_attribute(f'#mk-board .mk-half[data-seat="{seat}"] .mk-chip.sit', "data-sit")
+        for seat in (0, 1)
+    }
+    if sit["kind"] == "guard":
+        guard = sit["guarding"]
+        assert shown == {guard: "guarding", 1 - guard: "forcing"}, (sit, shown)
+    else:
+        assert set(shown.values()) == {"even" if sit["kind"] == "even" else "none"}, (sit, shown)
+    for seat in (0, 1):
+        chip = f'#mk-board .mk-half[data-seat="{seat}"] .mk-chip.defenceless'
+        assert page.locator(chip).count() == int(v["players"][seat]["defenceless"]), seat
+    if any(p["defenceless"] for p in v["players"]):
+        return "defenceless"
+    return str(sit["kind"])
+
+
 def check_pickable(page: Any) -> bool:
     """A card with several choices narrows the panel to them, and the panel widens again."""
     el = page.locator("#mk-board .mk-card.pickable").first
@@ -283,6 +303,7 @@ def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> N
     policy = Policy()
     picked = shots = checks = 0
     moments: set[str] = set()
+    situations: set[str] = set()
     for _ in range(LIMIT):
         if ready(page) == "over":
             break
@@ -302,6 +323,7 @@ def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> N
             shot(page, "maken_desktop_en")
             shots = 2
         prompt = v["pending"]["prompt"]
+        situations.add(check_situation(page, v))
         if shots and "pay" not in moments and prompt == "pay":
             moments.add("pay")
             shot(page, "maken_desktop_pay")
@@ -325,6 +347,7 @@ def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> N
     )
     assert any(" bets " in t for t in texts) and any("Judge" in t for t in texts), texts[:20]
     assert shots == 2
+    assert {"even", "guard", "defenceless"} <= situations, situations
     # The DA's steps in the log, in order: the bet (step 7), then its draw (step 11).
     da = next(i for i, e in enumerate(log) if e["kind"] == "bet" and e["seat"] == 0 and e["n"] > 1)
     lines = page.evaluate(
