@@ -110,11 +110,14 @@ function fieldEl(v, seat) {
     h('div', { class: `mk-stack${cards.length ? '' : ' empty'}` }, cards.length ? cards : h('span', { class: 'muted', text: tx('empty') })));
 }
 
-/** The support field in opening order: opened cards numbered, set cards face-down (their face
- * only for their owner). */
+/** The support field in opening order: opened cards numbered and first, then the set cards
+ * face-down (their face only for their owner) in field order. */
 function supportEl(v, seat) {
   const p = v.players[seat];
-  const items = p.support.map((e, i) => {
+  const placed = p.support.map((e, i) => [e, i]);
+  const opened = placed.filter(([e]) => e.face === 'up').sort((x, y) => x[0].order - y[0].order);
+  const shown = [...opened, ...placed.filter(([e]) => e.face !== 'up')];
+  const items = shown.map(([e, i]) => {
     let el;
     if (e.face === 'up') {
       el = cardEl(e, { cls: 'support up', ref: `s:${e.card}` });
