@@ -9,7 +9,10 @@ leave it :data:`EVICT_AFTER` seconds after their end (their records stay in the 
 WebSocket may send :data:`RATE` messages a second, in bursts of :data:`BURST`
 (:class:`TokenBucket`); the excess is dropped, never queued. A person's ``act`` that the game
 accepts is given back its token: those are bounded by the game's own length (a bot playing at
-full speed is no flood), while undo/redo, refused and idle messages are not.
+full speed is no flood), while undo/redo, refused and idle messages are not. Between two
+people, a seat that lost its connection is waited for :data:`GRACE` seconds, and a match clock
+holds between one second and :data:`MAX_BANK` seconds, plus at most :data:`MAX_INCREMENT`
+seconds per decision.
 """
 
 from __future__ import annotations
