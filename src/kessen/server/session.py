@@ -296,9 +296,9 @@ class Session:
         return self.states[step - self.first]
 
     def _forget_unreachable(self) -> None:
-        """Drop the states no undo can reach any more (against COM only: COM vs COM keeps
-        its whole history to browse): those before the last decision of another seat than
-        each person's."""
+        """Drop the states no undo can reach any more (against COM and between two people:
+        COM vs COM keeps its whole history to browse): those before the last decision of
+        another seat than each person's."""
         if self.mode == "com_vs_com":
             return
         horizon = self.steps
