@@ -185,7 +185,7 @@ function betLine(v) {
   if (!b) return null;
   const name = `${cardName(b.card)}${b.n > 1 ? `×${b.n}` : ''}${b.option ? `（${optionInfo(b.option).name}）` : ''}`;
   return h('div', { class: 'mk-betline' },
-    h('span', { text: tx('bet_pending', { who: seatName(b.seat), card: name, units: b.units }) }),
+    h('span', { text: tx('bet_pending', { who: seatName(b.seat), card: name, units: b.units, left: Math.max(0, b.units - (b.picks || []).length) }) }),
     b.rv ? h('span', { class: 'mk-chip rv', text: tx('rv') }) : null,
     b.helper ? h('span', { class: 'mk-chip helper', text: tx('helper_cost') }) : null);
 }
@@ -194,7 +194,8 @@ function judgeLine(v) {
   const j = v.judge;
   if (!j) return null;
   const text = j.hitter == null ? tx('judge_none') : tx('judge_line', { how: j.kind || '', who: seatName(j.hitter) });
-  return h('div', { class: 'mk-judgeline' }, text, j.bonus ? ` · ${tx('bonus_made', { n: j.bonus })}` : '');
+  return h('div', { class: 'mk-judgeline' }, text, j.defenceless ? ` · ${tx('judge_defenceless')}` : '',
+    j.bonus ? ` · ${tx('bonus_made', { n: j.bonus })}` : '');
 }
 
 function centerEl(v) {
