@@ -124,11 +124,15 @@ class Hub:
         if not clients:
             return
 
+        texts: dict[tuple[int, str, bool], str] = {}  # spectators share their view's text
         async with self.lock(session):
-            computed = [session.view_for(c.seat, c.lang, c.show_all) for c in clients]
-        for client, view in zip(clients, computed, strict=True):
+            for c in clients:
+                key = (c.seat, c.lang, c.show_all)
+                if key not in texts:
+                    texts[key] = state_message(session.view_for(*key))
+        for client in clients:
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await client.ws.send_text(state_message(view))
+                await client.ws.send_text(texts[(client.seat, client.lang, client.show_all)])
 
     def changed(self, session: Session) -> None:
         """Something changed: the COM task looks again, and the end is noted (or forgotten,
