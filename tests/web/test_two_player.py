@@ -212,6 +212,12 @@ def test_a_twgp_game_a_lost_connection_and_a_clock_that_runs_out(browser: Any, s
             host.wait_for_selector("#friend-away-1")
             assert "接続が切れました" in host.inner_text("#friend-away-1")
             shot(host, "two_player_07_opponent_away")
+            host.click('#topbar [data-lang="en"]')  # every text of the bar in English too
+            host.wait_for_function(
+                "() => document.querySelector('#friend-away-1').textContent.includes('lost')"
+            )
+            shot(host, "two_player_07b_opponent_away_en")
+            host.click('#topbar [data-lang="ja"]')
             again = guest_ctx.new_page()  # the same browser comes back to its seat
             again.goto(server)
             wait_view(again, "v.session.you === 1")
