@@ -137,6 +137,11 @@ def test_a_whole_kobo_match_between_two_people_with_a_spectator(browser: Any, se
         shot(host, "two_player_01_invite")
         assert host.inner_text("#friend-bar").count("#join=") == 0  # links are in inputs
         assert host.is_visible("#friend-waiting")
+        # The creator opening its own invite by mistake stays seat 0, and spends nothing.
+        mine = host.context.new_page()
+        mine.goto(link)
+        wait_view(mine, "v.session.you === 0 && !!v.session.table.invite")
+        mine.close()
         with person(browser, server, link) as guest, person(browser, server, link) as watcher:
             wait_view(guest, "v.session.you === 1")
             wait_view(watcher, "v.session.you === null")  # a used link: the observer

@@ -10,7 +10,7 @@ import { texts } from './i18n.js';
 import { toast } from './overlay.js';
 import { isSpectator, me } from './seats.js';
 import { beginGame } from './session.js';
-import { fetchJson, S } from './state.js';
+import { fetchJson, loadGame, S } from './state.js';
 
 const T = texts({
   ja: {
@@ -106,11 +106,14 @@ export function friendStartConfig(mode) {
 }
 
 /** Join the match of a shared link (`#join=<id>.<code>`) if the page was opened with one;
- *  true when a game begins. */
+ *  true when a game begins. A browser that already plays or watches that match (its creator
+ *  opening the invite by mistake, a reload) resumes its own seat and spends nothing. */
 export async function joinFromLink() {
   const m = /^#join=([A-Za-z0-9]{1,64})\.([A-Za-z0-9_-]{1,64})$/.exec(location.hash);
   if (!m) return false;
   history.replaceState(null, '', location.pathname + location.search);
+  const own = loadGame();
+  if (own && own.id === m[1]) return false;
   try {
     const res = await fetchJson(`/api/games/${m[1]}/join`, {
       method: 'POST',
