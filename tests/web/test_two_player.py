@@ -206,7 +206,7 @@ def test_a_twgp_game_a_lost_connection_and_a_clock_that_runs_out(browser: Any, s
 
     # A lost connection and its rejoin, then a clock that runs out (a tiny bank).
     with person(browser, server) as host:
-        link = create(host, "twgp", 4, quick, clock={"bank": 6, "increment": 0})
+        link = create(host, "twgp", 4, quick, clock={"bank": 8, "increment": 0})
         guest_ctx = browser.new_context(viewport=VIEWPORT, locale="ja-JP")
         try:
             guest = guest_ctx.new_page()
