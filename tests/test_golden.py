@@ -1,7 +1,8 @@
 """Golden playthrough: a seeded Kōbō match written out step by step and compared exactly.
 
-The match is Kōbō's default config with ``best_of`` 1, seed 7; each seat is a random player
-with its own ``random.Random(7)`` that picks ``legal[randrange(len(legal))]``. For every step the
+The match is Kōbō's default config with ``best_of`` 1 and card data version 2, seed 7; each seat
+is a random player with its own ``random.Random(7)`` that picks ``legal[randrange(len(legal))]``.
+For every step the
 file shows the pending seat, prompt and prompt id, the legal actions, the chosen action and the
 new log entries as seat 0 sees them (one JSON object a line); at the start, at every new turn
 and at the end it shows a compact board from ``view(0)`` and from ``view(1)``.
@@ -30,7 +31,9 @@ MAX_LINES = 3000
 
 
 def _config() -> Json:
-    return {**registry.get("kobo").default_config, "best_of": 1}
+    # Pinned to card data version 2 (its numbers and starter decks, data/cards-v2.toml and
+    # data/decks-v2/): a later balance pass changes the shipped cards, not this playthrough.
+    return {**registry.get("kobo").default_config, "best_of": 1, "card_data": 2}
 
 
 def _card(entry: dict[str, Any] | None) -> str:

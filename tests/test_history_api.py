@@ -280,9 +280,15 @@ def ws_url(base: str, game: dict[str, Any]) -> str:
 def test_continue_from_a_step_is_a_recorded_branch_against_com(fx: Fixture) -> None:
     states = states_of(fx, fx.won)
     actions = fx.store.load_replay(fx.won).actions
-    # A step at which seat 0 decides twice in a row, well into the first game.
-    deciding = [s.pending.seat if s.pending else None for s in states]
-    step = next(i for i in range(61, len(states) - 1) if deciding[i] == deciding[i + 1] == 0)
+    # A step at which seat 0 decides twice in a row, well into the first game: an attack
+    # declaration (its target is chosen next, nothing new learned in between, so it can be
+    # undone; a chain pass may close the chain and reveal its resolution).
+    deciding = [(s.pending.seat, s.pending.prompt) if s.pending else None for s in states]
+    step = next(
+        i
+        for i in range(61, len(states) - 1)
+        if deciding[i] == (0, "turn") and (deciding[i + 1] or (None,))[0] == 0
+    )
     game = httpx.post(
         f"{fx.url}/api/matches/{fx.won}/continue", json={"step": step, "seat": 0}, timeout=30
     ).json()

@@ -71,7 +71,8 @@ def test_sampled_worlds_differ_from_the_truth_and_from_each_other() -> None:
     truth = state.state_hash()
     assert all(w.state_hash() != truth for w in worlds)
     assert len({w.state_hash() for w in worlds}) > 10
-    truth_view = state.view(seat) | {"log": []}  # search worlds carry no log
+    # Search worlds carry no log, nor the last exchange's resolution panel read from it.
+    truth_view = state.view(seat) | {"log": [], "resolution": None}
     for world in worlds:
         assert _dump(world.view(seat)) == _dump(truth_view)
         assert world.legal_actions() == state.legal_actions()
@@ -243,13 +244,18 @@ def test_trap_inference_deals_only_traps_at_least_as_strong_as_a_discarded_one()
     trap it set is worth at least the best one it discarded (public). The deep model's sampler
     deals the face-down traps accordingly; the plain one also deals weaker ones. Every world
     still looks like the truth from the searcher's seat and holds every card once."""
+    from kessen.games.kobo.card_versions import starters_for
+    from kessen.games.kobo.decks import deck_to_json
     from kessen.games.kobo.evaluate import card_value
     from kessen.games.kobo.heuristic import HeuristicPlayer
     from kessen.games.kobo.state import EMPTY
     from kessen.games.kobo.worlds import discarded_trap_floor, inferring_sampler
 
     rules = registry.get("kobo")
-    config = {**rules.default_config, "decks": ["fortress", "fortress"]}
+    # Card data version 2's fortress list (over today's cards): its weak traps (不動の構え)
+    # are ones a floor can rule out.
+    fortress = deck_to_json(starters_for(2)["fortress"])
+    config = {**rules.default_config, "decks": [fortress, fortress]}
     heuristic = HeuristicPlayer(0)
     found = None
     for seed in range(60):

@@ -77,7 +77,7 @@ EXPECTED_EFFECTS: dict[str, Effect] = {
     "counter-seal": fx(TRAP, Step(Verb.NEGATE_LAST)),
     "battle-cry": fx(TRAP, lv(1), target=OWN_CHOSEN, when=ATTACKING, again=True),
     "covering-fire": fx(TRAP, lv(-1), target=OPP_CHOSEN, when=ATTACKING),
-    "total-war": fx(TACTIC, lv(2), target=OWN_ALL_IN),  # +1 in card data version 1
+    "total-war": fx(TACTIC, lv(3), target=OWN_ALL_IN),  # +1 in card data version 1, +2 in 2
     "mass-jamming": fx(TACTIC, lv(-2), target=OPP_ALL_IN),  # -1 in version 1
     "power-surge": fx(TACTIC, lv(2), target=OWN_CHOSEN),
     "weaken": fx(TACTIC, lv(-2), target=OPP_CHOSEN),
@@ -116,13 +116,15 @@ def test_shipped_pool_has_the_section_8_composition() -> None:
         CardKind.TRAP: 8,
         CardKind.TACTIC: 10,
     }
-    # §8: twelve characters of Lv 1-6; the balance pass of card data version 2 moved them
-    # within that range (docs/balance.md), version 1 keeps its own.
+    # §8: twelve characters of Lv 1-6; the balance passes of card data versions 2 and 3
+    # moved them within that range (docs/balance.md), earlier versions keep their own.
     levels = Counter(card.lv for card in POOL.of_kind(CardKind.CHARACTER))
-    assert levels == {1: 1, 3: 6, 4: 3, 5: 2}
+    assert levels == {2: 1, 3: 2, 4: 6, 5: 3}
     assert all(1 <= lv <= 6 for lv in levels)
     legacy = pool_for(LEGACY_VERSION).of_kind(CardKind.CHARACTER)
     assert Counter(card.lv for card in legacy) == {1: 2, 2: 2, 3: 3, 4: 2, 5: 2, 6: 1}
+    version2 = pool_for(2).of_kind(CardKind.CHARACTER)
+    assert Counter(card.lv for card in version2) == {1: 1, 3: 6, 4: 3, 5: 2}
 
 
 def test_every_non_character_has_the_agreed_effect_structure() -> None:
@@ -484,8 +486,8 @@ GOLDEN = {
         "Then, if its Lv is 0, it retreats at once.",
     ),
     "total-war": (
-        "戦術カード\n攻防に参加中の自分のキャラ全員のLvを、この攻防の間だけ2上げる。",
-        "Tactic\nEach of your characters taking part in this exchange gets +2 Lv "
+        "戦術カード\n攻防に参加中の自分のキャラ全員のLvを、この攻防の間だけ3上げる。",
+        "Tactic\nEach of your characters taking part in this exchange gets +3 Lv "
         "until the end of this exchange.",
     ),
     "steadfast": (
