@@ -60,6 +60,8 @@ FREE_AMOUNTS: dict[str, tuple[int, ...]] = {
     "training-manual": (1, 2),
 }
 """Cards whose Lv amount the spec (kobo-rules.md §8) leaves free, with the values tried."""
+FIRST_WEIGHT = 0.25
+"""How much the first player's distance from 50 % (beyond 5 points) counts in the objective."""
 LV_RANGE = range(1, 7)
 """§8: twelve characters of Lv 1–6."""
 
@@ -254,10 +256,10 @@ class Score:
     @property
     def objective(self) -> float:
         """What the search minimises: the deviation, plus a quarter of the mean deviation (a
-        smoother guide than the maximum alone) and a quarter of the first player's distance
-        from 50 % beyond 5 points."""
+        smoother guide than the maximum alone) and :data:`FIRST_WEIGHT` times the first
+        player's distance from 50 % beyond 5 points."""
         first = max(0.0, abs(self.first - 0.5) * 100 - 5)
-        return self.deviation + 0.25 * self.mean_deviation + 0.25 * first
+        return self.deviation + 0.25 * self.mean_deviation + FIRST_WEIGHT * first
 
     def lines(self) -> list[str]:
         """A readable table."""
@@ -442,6 +444,7 @@ def _load(path: Path | None) -> Candidate:
 
 def main(argv: list[str] | None = None) -> None:
     """``score`` a candidate or ``search`` from one."""
+    global FIRST_WEIGHT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("score", "search", "check"))
     parser.add_argument("--candidate", "--start", type=Path, dest="candidate")
@@ -450,9 +453,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sample", type=int, default=11, help="single moves scored a round")
+    parser.add_argument("--first-weight", type=float, default=FIRST_WEIGHT)
     parser.add_argument("--out", type=Path, help="write the best candidate here")
     parser.add_argument("--log", type=Path, help="append every scored move (JSONL)")
     args = parser.parse_args(argv)
+    FIRST_WEIGHT = args.first_weight
     candidate = _load(args.candidate)
     problems = style_problems(candidate)
     if args.command == "check" or problems:
