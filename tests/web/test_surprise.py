@@ -214,7 +214,9 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
         "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'off', motion: 'off'}))"
     )
     page.reload()
-    shorter_games(page, {"best_of": 1, "first_player": 1})
+    # The script below follows one deal of seed SEED: it is pinned to the card data it was
+    # written on (version 2), so a balance pass that changes numbers does not change its turns.
+    shorter_games(page, {"best_of": 1, "first_player": 1, "card_data": 2})
     page.wait_for_selector("#start:not([hidden])")
     page.check("#kb-surprise")
     page.select_option("#deck-0", "ambush")

@@ -270,4 +270,4 @@ def _script(ruleset: str) -> str:
     A ruleset without a board module shows each view as JSON."""
     board = _ASSETS / f"{ruleset}.js"
     game = board.read_text(encoding="utf-8") if board.is_file() else ""
-    return _asset("shell.js") + game + "show();\n"
+    return '"use strict";\n' + _asset("shell.js") + game + "show();\n"

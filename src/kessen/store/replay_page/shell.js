@@ -1,5 +1,4 @@
 // The replay page's shell: data decoding, texts, controls, the log; boards come from the game modules.
-"use strict";
 const D = JSON.parse(document.getElementById("kessen-data").textContent);
 // The page's texts: the shell's here, each game's added by its module (addTexts).
 const TEXTS = {
