@@ -98,6 +98,17 @@ def test_hidden_parts_are_said_to_be_hidden() -> None:
     assert hand == "The opponent chose 5 tactics as the tactics hand."
 
 
+def test_surprise_set_reads_well_hidden_and_named() -> None:
+    hidden = {"kind": "surprise_set", "seat": 1}
+    assert describe(hidden, viewer=0) == "相手はサプライズ置場にカード1枚を裏向きで置いた。"
+    assert describe(hidden, "en", viewer=0) == (
+        "The opponent set a card face down in the surprise zone."
+    )
+    mine = {"kind": "surprise_set", "seat": 0, "card": "weaken"}
+    assert describe(mine, viewer=0) == "あなたはサプライズ置場に「弱体化」を裏向きで置いた。"
+    assert describe(mine, "en", viewer=0) == "You set Weaken face down in the surprise zone."
+
+
 def test_views_never_name_the_opponents_hidden_cards(
     logs: list[tuple[list[Json], int | None]],
 ) -> None:

@@ -485,7 +485,7 @@ def _match_end(e: Entry, w: _Words) -> str:
 def _surprise_set(e: Entry, w: _Words) -> str:
     who, card = w.who(e.get("seat")), e.get("card")
     if w.ja:
-        what = w.card(card) if card is not None else "カードを1枚"
+        what = w.card(card) if card is not None else "カード1枚"
         return f"{who}はサプライズ置場に{what}を裏向きで置いた。"
     what = w.card(card) if card is not None else "a card"
     return f"{who} set {what} face down in the surprise zone."
