@@ -21,6 +21,7 @@ from kessen.games.kobo import text
 from kessen.games.kobo.preview import chain_preview, resolution_record
 from kessen.games.kobo.state import EMPTY, KoboState
 from tests.kobo.harness import Side, board, play
+from tests.surprise.kobo_helpers import act, attack_first, pass_chain, to_first_turn
 
 DECKS = ["fortress", "swarm", "tempo", "vanguard"]
 PAD = ["hinder", "hinder", "hinder"]
@@ -232,6 +233,24 @@ def test_the_resolution_record_steps_through_the_links_last_first() -> None:
     play(s, "attack 2", "target 2")
     assert s.view(0)["resolution"] is None
     assert s.view(0)["exchange"]["preview"]["links"] == 0
+
+
+def test_a_surprise_link_in_the_record_has_its_owners_seat() -> None:
+    """A flipped 【！】 ability is a link without an ``activate`` entry: the record takes its
+    seat from the ``surprise_flip`` entry, as the preview takes it from the chain."""
+    hands = (["battle-signal", "weaken"], ["ambush-shield", "smoke-veil", "counter-ambush"])
+    s = to_first_turn(hands)
+    act(s, "pass")
+    act(s, "surprise-set ambush-shield")  # seat 1's turn 2
+    act(s, "pass")
+    attack_first(s)  # seat 0 attacks; seat 1's ambush-shield may flip
+    act(s, "flip")
+    steps = s.view(0)["exchange"]["preview"]["steps"]
+    assert [(x["link"], x["seat"], x["slug"]) for x in steps] == [(1, 1, "ambush-shield")]
+    pass_chain(s)
+    for viewer in (0, 1, None):
+        record = s.view(viewer)["resolution"]
+        assert record["links"] == steps
 
 
 def test_no_preview_outside_an_exchange_or_after_the_chain() -> None:

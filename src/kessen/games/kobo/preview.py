@@ -67,10 +67,11 @@ def _effect(event: Mapping[str, Any]) -> Json:
 def summarize(events: Sequence[Mapping[str, Any]], seats: Mapping[int, int]) -> Json:
     """Group the events of one resolution (from its first ``resolve`` on) for the board.
 
-    ``seats`` maps a link number to the seat that activated it. Returns ``links`` (in
-    resolution order, each with its ``effects``), ``result`` (``outcome``, ``attack``,
-    ``defence``; ``None`` before the result or when the game ended first), ``after`` (the
-    result's retreats, the tie choice, the sweep), ``game_end`` (``winner``, ``reason``) and
+    ``seats`` maps a link number to the seat that activated it (for a surprise-zone link, the
+    seat that flipped it: its owner). Returns ``links`` (in resolution order, each with its
+    ``effects``), ``result`` (``outcome``, ``attack``, ``defence``; ``None`` before the result
+    or when the game ended first), ``after`` (the result's retreats, the tie choice, the
+    sweep), ``game_end`` (``winner``, ``reason``) and
     ``cleared`` (the activated cards the clean-up moved to the retreat areas, in order;
     ``None`` before the clean-up).
     """
@@ -240,7 +241,9 @@ def resolution_record(
     declared: Json | None = None
     for i in range(closed - 1, start - 1, -1):
         entry = log[i]
-        if entry["kind"] == "activate":
+        if entry["kind"] == "activate" or (
+            entry["kind"] == "surprise_flip" and entry.get("link")
+        ):  # a flipped surprise ability is a link of its owner's (link 0: resolved at once)
             seats.setdefault(int(entry["link"]), int(entry["seat"]))
         elif entry["kind"] == "declare":
             attacker_seat = int(entry["seat"])
