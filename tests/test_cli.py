@@ -192,6 +192,14 @@ def test_tournament_command_is_mounted() -> None:
     result = CliRunner().invoke(app, ["tournament", "--help"])
     assert result.exit_code == 0
     assert "Wilson" in result.output and "--suite" in result.output
+    wide = CliRunner().invoke(app, ["tournament", "--help"], env={"COLUMNS": "200"})
+    assert "(kobo, twgp or maken)" in wide.output
+
+
+def test_replay_help_names_every_ruleset() -> None:
+    result = CliRunner().invoke(app, ["replay", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "(Kōbō, TWGP or Project Maken)" in result.output
 
 
 # --- TWGP records ----------------------------------------------------------------------------

@@ -486,7 +486,10 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--ruleset",
         default="kobo",
-        help="a registered ruleset (kobo, twgp); a ruleset without best_of plays single games",
+        help=(
+            "a registered ruleset (kobo, twgp or maken); a ruleset without best_of plays"
+            " single games"
+        ),
     )
     parser.add_argument(
         "--decks",

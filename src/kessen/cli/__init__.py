@@ -1,10 +1,11 @@
 """The ``kessen`` command line: watch and simulate matches, browse cards and decks, replays.
 
 ``watch``, ``cards`` and ``decks`` are Kōbō's; ``replay``, ``sim`` and ``store`` take records of
-any registered ruleset (Kōbō and TWGP トランプ版), each described with its own log texts. Every
-command works from the engine contract only (``new_game``, ``legal_actions``, ``apply``,
-``view``); a match shown on the terminal is always a seat's view, never the true state. User
-errors (an unknown deck, a malformed file) end with a one-line message and a non-zero exit code.
+any registered ruleset (Kōbō, TWGP トランプ版 and Project Maken), each described with its own
+log texts. Every command works from the engine contract only (``new_game``, ``legal_actions``,
+``apply``, ``view``); a match shown on the terminal is always a seat's view, never the true
+state. User errors (an unknown deck, a malformed file) end with a one-line message and a
+non-zero exit code.
 
 The commands live in their own modules: :mod:`kessen.cli.common` (exit codes, one-line errors),
 :mod:`kessen.cli.matches` (``play``, ``watch``), :mod:`kessen.cli.decks` (``cards``, ``decks``),

@@ -340,9 +340,10 @@ def replay(
         int | None, typer.Option(help="Only this match of a results file (0-based).")
     ] = None,
 ) -> None:
-    """Print a recorded match (Kōbō or TWGP) step by step, verifying its state hashes as it
-    goes; with --seat, as that seat saw it (the other seat's hidden cards and secret choices
-    stay hidden). A TWGP replay also prints a text board at each turn start and at the end."""
+    """Print a recorded match of any ruleset (Kōbō, TWGP or Project Maken) step by step,
+    verifying its state hashes as it goes; with --seat, as that seat saw it (the other seat's
+    hidden cards and secret choices stay hidden). A TWGP or Project Maken replay also prints a
+    text board at each turn start and at the end."""
     out = stdout()
     try:
         records = _load_replays(file)
