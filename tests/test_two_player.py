@@ -17,7 +17,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from kessen.engine.contract import Json, RulesError
 from kessen.server.session import SPECTATOR, Session, SessionError
-from kessen.server.table import TIMEOUT
+from kessen.server.table import RESIGN, TIMEOUT
 from kessen.store.records import MatchStore
 from tests.test_adversarial_server import serving, ws_url
 from tests.test_leak_oracle import CONFIGS, Tally, check_message
@@ -320,6 +320,35 @@ def test_without_a_clock_an_away_seat_is_waited_for() -> None:
     assert session.next_wake() is None
 
 
+def test_a_seat_resigns_and_the_other_wins_recorded_like_a_timeout(tmp_path: Any) -> None:
+    store = MatchStore(tmp_path / "m.sqlite3")
+    session = Session.create("kobo", KOBO, 3, "vs_human", "", 0.0, store, clock=(60.0, 0.0))
+    table = session.table
+    assert table is not None and table.invite is not None
+    with pytest.raises(SessionError, match="joined"):
+        session.resign(0)  # nobody to concede to yet
+    session.join(table.invite)
+    mover = move(session)
+    with pytest.raises(SessionError, match="seat"):
+        session.resign(SPECTATOR)
+    session.undo(mover)  # an open request lapses with the end
+    assert table.undo_request == mover
+    session.resign(1)
+    assert session.over and session.outcome is not None and session.outcome.winner == 0
+    assert table.undo_request is None and table.clock is not None and table.clock.running is None
+    for seat in (0, 1, SPECTATOR):
+        view = session.view_for(seat, "ja", False)
+        assert view["session"]["table"]["ended"] == {"winner": 0, "reason": RESIGN}
+        assert view["pending"] is None
+    for again in (lambda: session.resign(0), lambda: move(session)):
+        with pytest.raises(SessionError, match="over"):
+            again()
+    assert session.recorder is not None
+    info = store.info(session.recorder.match_id)
+    assert info.is_finished and info.winner == 0 and info.reason == RESIGN
+    store.close()
+
+
 def test_a_restored_match_keeps_its_seats_and_forgets_its_invite(tmp_path: Any) -> None:
     store = MatchStore(tmp_path / "m.sqlite3")
     session, creator, guest = two_people(store=store, clock=(60.0, 1.0))
@@ -418,6 +447,15 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
             with connect(ws_url(url, game, guest["token"])) as again:
                 _recv(again)
                 _until(p0, lambda v: v["session"]["table"]["present"][1])
+                # The guest resigns (投了): both seats and the spectator see the end.
+                watcher.send(json.dumps({"type": "resign"}))
+                assert _recv(watcher, "error")["code"] == "refused"
+                again.send(json.dumps({"type": "resign"}))
+                for ws in (p0, again, watcher):
+                    end = _until(ws, lambda v: v["session"]["table"]["ended"] is not None)
+                    assert end["session"]["table"]["ended"] == {"winner": 0, "reason": RESIGN}
+        info = store.info(match_id)
+        assert info.is_finished and info.winner == 0 and info.reason == RESIGN
         store.close()
 
 
@@ -441,6 +479,10 @@ def test_a_clock_runs_out_on_a_real_server(tmp_path: Any) -> None:
         session = app.state.hub.sessions[made["id"]]
         info = store.info(session.recorder.match_id)
         assert info.is_finished and info.reason == TIMEOUT
+        with connect(ws_url(url, made["id"], made["token"])) as p0:
+            _recv(p0)
+            p0.send(json.dumps({"type": "resign"}))  # over already: refused, nothing changes
+            assert "over" in _recv(p0, "error")["message"]
         # Finished: everyone may open every view of its record, and continue it against COM.
         answer = httpx.get(f"{url}/api/matches/{info.id}/step/0?seat=all")
         assert answer.status_code == 200

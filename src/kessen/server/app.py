@@ -66,6 +66,7 @@ from kessen.server.protocol import (
     Ping,
     ProtocolError,
     Redo,
+    Resign,
     ShowAll,
     Undo,
     UndoAnswer,
@@ -350,6 +351,8 @@ def _apply(session: Session, seat: int, message: ClientMessage) -> None:
         session.go_live()
     elif isinstance(message, UndoAnswer):
         session.answer_undo(seat, message.accept)
+    elif isinstance(message, Resign):
+        session.resign(seat)
 
 
 async def _handle(hub: Hub, session: Session, client: Client, raw: str) -> bool:

@@ -6,6 +6,7 @@ Client → server, one JSON object per message (at most :data:`MAX_MESSAGE` byte
 - ``{"type": "undo"}`` / ``{"type": "redo"}`` / ``{"type": "live"}`` history buttons (between
   two people, ``undo`` asks the opponent, who answers
   ``{"type": "undo_answer", "accept": true}`` or ``false``)
+- ``{"type": "resign"}`` concede the match (two people: the opponent wins, reason ``resign``)
 - ``{"type": "lang", "lang": "en"}`` language of names, texts and log
 - ``{"type": "show_all", "on": true}`` spectators of COM vs COM: see every card
 - ``{"type": "ping"}``
@@ -92,6 +93,12 @@ class UndoAnswer(_Message):
     accept: StrictBool
 
 
+class Resign(_Message):
+    """投了: concede the match (two people)."""
+
+    type: Literal["resign"]
+
+
 class Ping(_Message):
     """Keep-alive; answered with the current state."""
 
@@ -99,7 +106,8 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Act | Undo | Redo | Live | Lang | ShowAll | Ping | UndoAnswer, Field(discriminator="type")
+    Act | Undo | Redo | Live | Lang | ShowAll | Ping | UndoAnswer | Resign,
+    Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 

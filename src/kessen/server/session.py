@@ -24,7 +24,7 @@ from kessen.engine.contract import GameState, Json, Outcome, RulesError
 from kessen.engine.log import Event
 from kessen.engine.replay import Replay
 from kessen.engine.undo import UndoPoint, UndoRule
-from kessen.server.table import TIMEOUT, Clock, Table
+from kessen.server.table import RESIGN, TIMEOUT, Clock, Table
 from kessen.store.html_replay import shown_action
 from kessen.store.records import MatchStore, NewMatch, Recorder
 
@@ -477,7 +477,8 @@ class Session:
 
     @property
     def outcome(self) -> Outcome | None:
-        """How the match ended (on time between two people), or None while it goes on."""
+        """How the match ended (on time or resigned between two people, or on the board), or
+        None while it goes on."""
         if self.table is not None and self.table.ended is not None:
             return self.table.ended
         return self.live.outcome
@@ -509,7 +510,7 @@ class Session:
             self.retime()
 
     def _table_open(self) -> None:
-        """Refuse a move while the match waits for its guest or has ended on time."""
+        """Refuse a move while the match waits for its guest or has ended off the board."""
         table = self.table
         if table is None:
             return
@@ -564,11 +565,31 @@ class Session:
             times.append(expires)
         return min(times, default=None)
 
+    def resign(self, seat: int) -> None:
+        """``seat`` concedes (投了): the opponent wins, recorded like a match lost on time with
+        the reason ``resign``. Refused for a spectator, before the guest has joined, and once
+        the match is over."""
+        table = self.table
+        if table is None:
+            raise SessionError("resigning is for matches between two people")
+        if seat not in (0, 1):
+            raise SessionError("this connection does not play a seat")
+        self._table_open()
+        if self.over:
+            raise SessionError("the match is over; open its record to replay or branch it")
+        self._charge()
+        self._end(Outcome(1 - seat, RESIGN))
+
     def _forfeit(self, loser: int) -> None:
         """``loser``'s time ran out: the opponent wins, recorded as the match's outcome."""
+        self._end(Outcome(1 - loser, TIMEOUT))
+
+    def _end(self, outcome: Outcome) -> None:
+        """The match ends off the board with ``outcome``: the clock stops, an open undo request
+        lapses, and the store finishes the record with that outcome."""
         table = self.table
         assert table is not None
-        table.ended = Outcome(1 - loser, TIMEOUT)
+        table.ended = outcome
         table.undo_request = None
         if table.clock is not None:
             table.clock.run(None, self.now())

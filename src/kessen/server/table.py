@@ -16,6 +16,8 @@ of the game stays the engine's.
 - **Clock** (optional, off by default): a bank of seconds per seat plus an increment per
   decision. Only the seat whose decision is pending spends time; at zero it loses the match,
   recorded as the outcome with the reason ``timeout``.
+- **Resign** (投了): a seat concedes; the opponent wins, recorded the same way with the reason
+  ``resign``.
 - **Undo by request.** A seat may ask to take back what the undo rule of
   :mod:`kessen.engine.undo` allows it; the opponent accepts or refuses. Any move cancels a
   request still open; a refused seat asks again only once the game has moved on.
@@ -32,6 +34,8 @@ from kessen.server.limits import GRACE
 
 TIMEOUT: Final = "timeout"
 """The outcome reason of a match lost on time."""
+RESIGN: Final = "resign"
+"""The outcome reason of a match a seat conceded (投了)."""
 
 
 @dataclass
@@ -105,7 +109,7 @@ class Table:
     """Seat → the step at which its last undo request was refused (it may not ask again
     before the game moves on)."""
     ended: Outcome | None = None
-    """The outcome of a match that ended off the board (on time)."""
+    """The outcome of a match that ended off the board (on time, or resigned)."""
 
     def claim(self, code: str) -> tuple[str, int] | None:
         """The token and seat ``code`` opens: seat 1 the first time the invite is shown, the

@@ -1,14 +1,14 @@
 // Two people at one table (mode vs_human): the start screen's 友達と対戦 options, joining by a
 // shared link, and the game screen's table bar: the invite and spectator links with copy
 // buttons, both clocks, an opponent who lost the connection, undo requests and their answers,
-// and a match lost on time. Game-agnostic: it reads only `view.session` (see
+// 投了 (resign, confirmed once), and a match lost on time or resigned. Game-agnostic: it reads only `view.session` (see
 // docs/two-player.md for the server's side).
 
 import { send } from './connection.js';
 import { $, h, put } from './dom.js';
 import { texts } from './i18n.js';
 import { toast } from './overlay.js';
-import { isSpectator, me } from './seats.js';
+import { isOver, isSpectator, me } from './seats.js';
 import { beginGame } from './session.js';
 import { fetchJson, loadGame, S } from './state.js';
 
@@ -30,6 +30,8 @@ const T = texts({
     watching: '観戦中', watching_msg: 'このリンクの席はすでに埋まっています。観戦します（どちらの手札も見えません）。',
     joined_as: '対戦に参加しました', join_failed: '参加できません', you_are: 'あなたは{seat}です',
     clock_label: '{who}の持ち時間',
+    resign: '投了', resign_confirm: 'もう一度押すと投了します', resign_title: '投了する（この対戦は相手の勝ちになります）',
+    resign_win: '{loser}が投了：{who}の勝ち', resign_you_win: '相手が投了しました：あなたの勝ち', resign_you_lose: '投了しました：あなたの負け',
   },
   en: {
     mode_hint_vh: 'Creating the match gives an invite link. Whoever opens it first takes the other seat (later visitors watch).',
@@ -48,13 +50,15 @@ const T = texts({
     watching: 'Watching', watching_msg: "This link's seat is taken: you watch (neither hand is shown).",
     joined_as: 'You joined the match', join_failed: 'Cannot join', you_are: 'You play {seat}',
     clock_label: "{who}'s clock",
+    resign: 'Resign', resign_confirm: 'Press again to resign', resign_title: 'Resign: your opponent wins this match',
+    resign_win: '{loser} resigned: {who} wins', resign_you_win: 'Your opponent resigned: you win', resign_you_lose: 'You resigned: you lose',
   },
 });
 
 /** The clock presets of the start screen: value `bank+increment` in seconds ('' is none). */
 const CLOCKS = ['', '60+5', '180+5', '300+5', '600+10'];
 
-const F = { view: null, at: 0, sig: '', notice: null, timer: null };
+const F = { view: null, at: 0, sig: '', notice: null, timer: null, armed: null };
 
 function seatWord(seat) {
   if (isSpectator()) return `P${seat + 1}`;
@@ -207,9 +211,32 @@ function undoLine(table) {
 function endedLine(table) {
   const end = table.ended;
   if (!end) return null;
-  let text = T('timeout_win', { who: `P${end.winner + 1}` });
-  if (!isSpectator()) text = end.winner === me() ? T('timeout_you_win') : T('timeout_you_lose');
+  const resigned = end.reason === 'resign';
+  let text = resigned ? T('resign_win', { who: `P${end.winner + 1}`, loser: `P${2 - end.winner}` }) : T('timeout_win', { who: `P${end.winner + 1}` });
+  if (!isSpectator()) {
+    const won = end.winner === me();
+    if (resigned) text = won ? T('resign_you_win') : T('resign_you_lose');
+    else text = won ? T('timeout_you_win') : T('timeout_you_lose');
+  }
   return h('div', { class: 'fb-row fb-ended', id: 'friend-ended', role: 'alert', text });
+}
+
+/** 投了: the first press arms the button (for a few seconds), the second resigns. */
+function resignButton() {
+  const b = h('button', { type: 'button', class: 'tool fb-resign', id: 'friend-resign', text: T('resign'), title: T('resign_title') });
+  b.addEventListener('click', () => {
+    if (b.classList.contains('armed')) {
+      clearTimeout(F.armed);
+      b.disabled = true;
+      send({ type: 'resign' });
+      return;
+    }
+    b.classList.add('armed');
+    b.textContent = T('resign_confirm');
+    clearTimeout(F.armed);
+    F.armed = setTimeout(() => { b.classList.remove('armed'); b.textContent = T('resign'); }, 4000);
+  });
+  return b;
 }
 
 /** Tell each seat once how an undo request was answered. */
@@ -246,7 +273,7 @@ export function renderFriend(v) {
   }
   noticeOnce(v, table);
   const sig = JSON.stringify([v.session.id, S.settings.lang, isSpectator() ? -1 : me(), table.invite, table.joined,
-    table.present, Object.keys(table.grace), !!table.clock, table.clock && table.clock.running, table.undo_request, table.ended]);
+    table.present, Object.keys(table.grace), !!table.clock, table.clock && table.clock.running, table.undo_request, table.ended, isOver(v)]);
   bar.hidden = false;
   if (!F.timer) F.timer = setInterval(tickBar, 250);
   if (sig === F.sig && bar.childElementCount) {
@@ -283,6 +310,7 @@ export function renderFriend(v) {
     const hidden = h('input', { class: 'fb-link sr-only', type: 'text', readonly: true, tabindex: '-1', 'aria-hidden': 'true', value: friendLink(v.session.id, table.spectate) });
     line.push(h('button', { type: 'button', class: 'tool fb-copy', id: 'friend-spectate-copy', text: T('spectate_copy'), onclick: () => copy(hidden) }), hidden);
   }
+  if (!isSpectator() && table.joined && !table.ended && !isOver(v)) line.push(resignButton());
   if (line.length) parts.push(h('div', { class: 'fb-row fb-line' }, line));
   parts.push(undoLine(table));
   parts.push(endedLine(table));
