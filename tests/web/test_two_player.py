@@ -237,3 +237,33 @@ def test_a_twgp_game_a_lost_connection_and_a_clock_that_runs_out(browser: Any, s
             assert host.is_visible("#btn-showall")  # the match is over: everything may show
         finally:
             guest_ctx.close()
+
+
+def test_a_seat_resigns_and_both_seats_and_the_spectator_see_the_end(
+    browser: Any, server: str
+) -> None:
+    with person(browser, server) as host:
+        link = create(host, "twgp", 6, {"quickStart": True})
+        with person(browser, server, link) as guest, person(browser, server, link) as watcher:
+            wait_view(guest, "v.session.you === 1")
+            wait_view(watcher, "v.session.you === null")
+            # TWGP's banner names a person, not COM, while the other seat decides.
+            wait_view(host, "!!v.pending && v.session.table.present[1]")
+            seat = view(host)["pending"]["seat"]
+            waiting = [host, guest][1 - seat]
+            banner = waiting.wait_for_selector(".tw-banner.theirs .banner-text").inner_text()
+            assert "相手が" in banner and "COM" not in banner, banner
+            assert watcher.locator("#friend-resign").count() == 0  # a spectator cannot resign
+            # 投了: the first press asks, the second resigns.
+            guest.click("#friend-resign")
+            assert "もう一度" in guest.inner_text("#friend-resign")
+            assert view(guest)["session"]["table"]["ended"] is None
+            guest.click("#friend-resign")
+            for page in (host, guest, watcher):
+                page.wait_for_selector("#friend-ended")
+                assert page.locator("#friend-resign").count() == 0
+            assert view(host)["session"]["table"]["ended"] == {"winner": 0, "reason": "resign"}
+            assert "あなたの勝ち" in host.inner_text("#friend-ended")
+            assert "投了しました" in guest.inner_text("#friend-ended")
+            assert "P2が投了" in watcher.inner_text("#friend-ended")
+            shot(watcher, "two_player_09_resigned_spectator")

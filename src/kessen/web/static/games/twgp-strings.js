@@ -1,6 +1,6 @@
 // TWGP トランプ版: the texts of the TWGP module, in Japanese and English.
 
-import { texts } from '../shell/i18n.js';
+import { hasText, texts } from '../shell/i18n.js';
 import { S } from '../shell/state.js';
 
 export const TX = {
@@ -229,6 +229,8 @@ export const TX = {
 
 /** A TWGP text in the current language, `{name}` parameters filled in. */
 export function tx(key, params) {
+  // Between two people the shell's `<key>@vs_human` text wins ("COM is thinking" is a person).
+  if (S.view && !S.replay && S.view.session && S.view.session.mode === 'vs_human' && hasText(`${key}@vs_human`)) return tw(key, params);
   const table = TX[S.settings.lang] || TX.ja;
   let s = table[key] ?? TX.ja[key] ?? key;
   if (params) for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
