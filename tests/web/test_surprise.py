@@ -265,6 +265,11 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     for part in ("#ops", "#board", "#lane"):  # the flip panel, both zones, the lane
         found = serious_violations(page, part)
         assert not found, "\n".join(found)
+    # CARD INFORMATION of the attack's target: its "targeted" badge is legible (colour contrast).
+    page.hover("#side-top .card.targeted")
+    page.wait_for_selector("#cardinfo .badge.tgt")
+    found = serious_violations(page, "#cardinfo")
+    assert not found, "\n".join(found)
     driver.click("flip")
 
     driver.wait_ready()
