@@ -456,6 +456,17 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
                     assert end["session"]["table"]["ended"] == {"winner": 0, "reason": RESIGN}
         info = store.info(match_id)
         assert info.is_finished and info.winner == 0 and info.reason == RESIGN
+        # The listing names the seat each browser played (by its tokens), nobody else's.
+        for token, yours in (
+            (made["token"], 0),
+            (f"nope, {guest['token']}", 1),
+            (made["spectate"], None),
+            (None, None),
+        ):
+            headers = {} if token is None else {"X-Kessen-Token": token}
+            listed = httpx.get(f"{url}/api/matches", headers=headers).json()["matches"]
+            row = next(m for m in listed if m["id"] == match_id)
+            assert row.get("yours") == yours and row["reason"] == RESIGN
         store.close()
 
 

@@ -12,8 +12,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+from kessen.server.run import running
+from kessen.store.records import MatchStore
 from tests.web.conftest import VIEWPORT
 from tests.web.driver import (
     _READY_ANY,
@@ -240,9 +243,10 @@ def test_a_twgp_game_a_lost_connection_and_a_clock_that_runs_out(browser: Any, s
 
 
 def test_a_seat_resigns_and_both_seats_and_the_spectator_see_the_end(
-    browser: Any, server: str
+    browser: Any, tmp_path: Path
 ) -> None:
-    with person(browser, server) as host:
+    store = MatchStore(tmp_path / "matches.sqlite3")  # a server with a store: 対戦記録 too
+    with running(pace=0.0, store=store) as server, person(browser, server) as host:
         link = create(host, "twgp", 6, {"quickStart": True})
         with person(browser, server, link) as guest, person(browser, server, link) as watcher:
             wait_view(guest, "v.session.you === 1")
@@ -267,3 +271,15 @@ def test_a_seat_resigns_and_both_seats_and_the_spectator_see_the_end(
             assert "投了しました" in guest.inner_text("#friend-ended")
             assert "P2が投了" in watcher.inner_text("#friend-ended")
             shot(watcher, "two_player_09_resigned_spectator")
+            # 対戦記録 names the seats: 「あなた」 only for the seat this browser played.
+            for page, players, result in (
+                (host, "あなた（P1） vs P2", "あなたの勝ち（投了）"),
+                (guest, "P1 vs あなた（P2）", "P1の勝ち（投了）"),
+                (watcher, "P1 vs P2", "P1の勝ち（投了）"),
+            ):
+                page.click("#btn-history")
+                row = page.wait_for_selector("#history:not([hidden]) #mh-list .mh-row")
+                assert row is not None
+                assert row.query_selector(".mh-players").inner_text() == players
+                assert row.query_selector(".mh-result").inner_text() == result
+    store.close()

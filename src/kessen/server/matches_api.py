@@ -413,6 +413,7 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
         ruleset: Annotated[str | None, Query(max_length=40)] = None,
         offset: Annotated[int, Query(ge=0, le=MAX_ID)] = 0,
         limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 20,
+        token: Token = None,
     ) -> dict[str, Any]:
         matches, _ = recorded()
         if result is not None and result not in ("", "0", "1", NO_RESULT):
@@ -432,7 +433,14 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
                 limit=limit + 1,
                 offset=offset,
             )
-            return [public_info(info, is_open(matches, info)) for info in rows]
+            listed = [public_info(info, is_open(matches, info)) for info in rows]
+            if token:  # the seat this browser played (its tokens), where it played one
+                metas = matches.metas([info.id for info in rows])
+                for data, info in zip(listed, rows, strict=True):
+                    seat = token_seat(metas.get(info.id, {}), token)
+                    if seat in (0, 1) and info.players.get(str(seat)) == "human":
+                        data["yours"] = seat
+            return listed
 
         rows = await asyncio.to_thread(page)
         return {

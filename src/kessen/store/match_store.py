@@ -474,6 +474,28 @@ class MatchStore:
             raise StoreError(f"no match {match_id}")
         return _info(rows[0])
 
+    def metas(self, match_ids: Sequence[int]) -> dict[int, Json]:
+        """The stored ``meta`` of each of ``match_ids`` that exists (one query; a listing
+        reads which seat a browser played from it)."""
+        ids = [int(i) for i in match_ids][:1000]
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self._query(f"SELECT id, meta FROM matches WHERE id IN ({marks})", ids)
+        return {int(r[0]): json.loads(r[1]) for r in rows}
+
+    def update_meta(self, match_id: int, changes: Json) -> None:
+        """Merge ``changes`` into match ``match_id``'s ``meta`` (a key set to ``None`` is
+        removed); :class:`StoreError` if there is no such match. No schema change: ``meta`` is
+        the JSON column every version has."""
+        with self._tx() as conn:
+            row = conn.execute("SELECT meta FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no match {match_id}")
+            meta = {**json.loads(row[0]), **changes}
+            meta = {k: v for k, v in meta.items() if v is not None}
+            conn.execute("UPDATE matches SET meta = ? WHERE id = ?", (dumps(meta), match_id))
+
     def load_replay(self, match_id: int) -> Replay:
         """The replay record of a match (finished or not)."""
         return self.get(match_id).replay()

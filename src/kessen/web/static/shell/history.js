@@ -3,7 +3,7 @@
 
 import { disconnect } from './connection.js';
 import { $, $$, h, put } from './dom.js';
-import { hasText, t } from './i18n.js';
+import { hasText, t, texts } from './i18n.js';
 import { closeOverlay } from './overlay.js';
 import { allDecks, deckName, gameName, gameOf, GAMES, known } from './registry.js';
 import { openReplay, stopReplay } from './replay.js';
@@ -12,6 +12,11 @@ import { resumeGame, showScreen } from './session.js';
 import { fetchJson, ownTokens, S } from './state.js';
 
 const PAGE = 20;
+
+const T = texts({
+  ja: { you_seat: 'あなた（{seat}）', reason_resign: '（投了）', reason_timeout: '（時間切れ）' },
+  en: { you_seat: 'You ({seat})', reason_resign: ' (resigned)', reason_timeout: ' (on time)' },
+});
 
 const L = {
   filters: { game: '', deck: '', result: '', source: '', since: '', until: '' },
@@ -138,12 +143,29 @@ export function decksText(m) {
   return decksOf(m).map((e) => e.textContent).join('');
 }
 
-function playerName(p) {
-  return p === 'human' ? t('human') : levelName(p);
+/** Whether both seats of a record were people (a match between two people). */
+function twoPeople(m) {
+  const p = m.players || {};
+  return p['0'] === 'human' && p['1'] === 'human';
+}
+
+/** A seat's player in the list: COM's level; a person is 「あなた」 against COM, and between
+ *  two people P1 / P2 (「あなた（P1）」 for the seat this browser played, when the server
+ *  recognised one of its tokens: `m.yours`). */
+function playerName(m, seat) {
+  const p = m.players[String(seat)];
+  if (p !== 'human') return levelName(p);
+  if (!twoPeople(m)) return t('human');
+  return m.yours === seat ? T('you_seat', { seat: `P${seat + 1}` }) : `P${seat + 1}`;
 }
 
 export function resultOf(m) {
   if (!m.finished) return { cls: 'open', text: t('r_open') };
+  if ((m.winner === 0 || m.winner === 1) && twoPeople(m)) {
+    const how = m.reason === 'resign' || m.reason === 'timeout' ? T(`reason_${m.reason}`) : '';
+    const mine = m.yours === m.winner;
+    return { cls: mine ? 'win' : `p${m.winner + 1}`, text: t(mine ? 'r_you' : m.winner === 0 ? 'r_p1' : 'r_p2') + how };
+  }
   if (m.winner === 0 || m.winner === 1) {
     const human = m.players[String(m.winner)] === 'human';
     const played = Object.values(m.players || {}).includes('human');
@@ -186,7 +208,7 @@ function renderList() {
       h('td', { class: 'mh-id muted', text: m.id }),
       h('td', { class: 'mh-when', text: when(m.created) }),
       h('td', { class: 'mh-decks' }, decksOf(m)),
-      h('td', { class: 'mh-players', text: `${playerName(m.players['0'])} vs ${playerName(m.players['1'])}` }),
+      h('td', { class: 'mh-players', text: `${playerName(m, 0)} vs ${playerName(m, 1)}` }),
       h('td', { class: `mh-result ${r.cls}`, text: r.text }),
       h('td', { class: 'mh-steps', text: t('n_steps', { n: m.steps }) }),
       h('td', { class: 'mh-source muted', text: sourceOf(m) }),
