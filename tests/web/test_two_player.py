@@ -32,11 +32,30 @@ from tests.web.driver import (
     wait_view,
 )
 
+PLAYBACK_WATCH = """(pace) => {
+  if (!localStorage.getItem('kobo.settings')) {
+    localStorage.setItem('kobo.settings', JSON.stringify({ resolvePace: pace }));
+  }
+  window.playbacks = 0;
+  new MutationObserver(() => {
+    const on = !!document.querySelector('#kb-playback');
+    if (on && !window.playbackOn) window.playbacks += 1;
+    window.playbackOn = on;
+  }).observe(document, { childList: true, subtree: true });
+}"""
+"""Kōbō's chain playback at ``pace`` (unless the browser chose one), counted in
+``window.playbacks``."""
+
 
 @contextmanager
-def person(browser: Any, server: str, url: str | None = None) -> Iterator[Any]:
-    """A page in a browser context of its own; fails on any JavaScript error."""
+def person(
+    browser: Any, server: str, url: str | None = None, pace: str | None = None
+) -> Iterator[Any]:
+    """A page in a browser context of its own (Kōbō's chain playback at ``pace``, counted);
+    fails on any JavaScript error."""
     ctx = browser.new_context(viewport=VIEWPORT, locale="ja-JP")
+    if pace is not None:
+        ctx.add_init_script(script=f"({PLAYBACK_WATCH})({json.dumps(pace)})")
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
@@ -134,7 +153,7 @@ def play(pages: list[Any], ruleset: str, limit: int, each: Any = None) -> int:
 
 
 def test_a_whole_kobo_match_between_two_people_with_a_spectator(browser: Any, server: str) -> None:
-    with person(browser, server) as host:
+    with person(browser, server, pace="off") as host:
         # Both seats clicking the first choice, these decks and seed end in about 55 choices.
         link = create(host, "kobo", 5, {"best_of": 1}, decks=["fortress", "vanguard"])
         shot(host, "two_player_01_invite")
@@ -145,7 +164,10 @@ def test_a_whole_kobo_match_between_two_people_with_a_spectator(browser: Any, se
         mine.goto(link)
         wait_view(mine, "v.session.you === 0 && !!v.session.table.invite")
         mine.close()
-        with person(browser, server, link) as guest, person(browser, server, link) as watcher:
+        with (
+            person(browser, server, link, pace="fast") as guest,
+            person(browser, server, link, pace="fast") as watcher,
+        ):
             wait_view(guest, "v.session.you === 1")
             wait_view(watcher, "v.session.you === null")  # a used link: the observer
             host.wait_for_selector("#friend-invite", state="detached")
@@ -192,6 +214,10 @@ def test_a_whole_kobo_match_between_two_people_with_a_spectator(browser: Any, se
             shot(watcher, "two_player_06_spectator_match_over")
             for page in pages:
                 assert view(page)["match"]["over"]
+            # Closed chains played back for a seat and for the spectator (the host chose none).
+            assert guest.evaluate("window.playbacks") > 0
+            assert watcher.evaluate("window.playbacks") > 0
+            assert host.evaluate("window.playbacks") == 0
 
 
 def test_a_twgp_game_a_lost_connection_and_a_clock_that_runs_out(browser: Any, server: str) -> None:

@@ -16,6 +16,9 @@ import { S, saveSettings, scheduleRender } from '../shell/state.js';
 /** Milliseconds per playback step for each pace of the settings menu. */
 export const PACES = { off: 0, fast: 450, normal: 900, slow: 1500 };
 
+/** The modes whose closed chains play back (not COM vs COM: see maybePlay). */
+const PLAYED_MODES = ['vs_com', 'vs_human'];
+
 /** The playback state: the last record seen per session, and the running playback (or null). */
 export const P = { played: new Map(), run: null };
 
@@ -250,12 +253,14 @@ function recordKey(res) {
 
 /** A new live view: start the playback of a chain that just closed (once per record: the
  *  record stays in the views until the next declaration, even into the next game), in a match
- *  against COM (COM vs COM runs at the server's pace, the spectator's board follows it). A view
- *  of a session seen for the first time plays nothing (a reload does not replay the past). */
+ *  against COM or between two people (for both seats and their spectators: each plays the
+ *  record of its own view; COM vs COM runs at the server's pace, the spectator's board follows
+ *  it). A view of a session seen for the first time plays nothing (a reload does not replay the
+ *  past). */
 export function maybePlay(prev, view) {
   const res = view.resolution;
   const sid = view.session.id;
-  if (!res || S.replay || !view.history.live || view.session.mode !== 'vs_com') return false;
+  if (!res || S.replay || !view.history.live || !PLAYED_MODES.includes(view.session.mode)) return false;
   const key = recordKey(res);
   if (P.played.get(sid) === key) return false;
   P.played.set(sid, key);
