@@ -101,7 +101,7 @@ def test_the_start_screen_offers_the_option_and_the_deck_that_needs_it(
     shot(page, "surprise_07_start_option")
     page.click('#start [data-lang="en"]')
     page.wait_for_function(
-        "document.querySelector('#kb-surprise-label').textContent === 'Surprise zone'"
+        "() => document.querySelector('#kb-surprise-label').textContent === 'Surprise zone'"
     )
     assert page.input_value("#deck-1") == "ambush"  # a redraw keeps the choice
     assert page.locator("#kb-surprise").is_checked()
@@ -190,7 +190,7 @@ def _assert_hidden(page: Any, hub: Hub, whole_page: bool) -> None:
     assert page.locator("#side-top .kb-sz-slot [data-slug]").count() == 0
     page.hover("#side-top .kb-sz-slot")
     page.wait_for_function(
-        "document.querySelector('#cardinfo-body').textContent.includes('裏向き')"
+        "() => document.querySelector('#cardinfo-body').textContent.includes('裏向き')"
     )
     # With the same card in the player's own hand, only the opponent's places are checked.
     parts = ("#side-top", "#log", "#lane", "#ops", "#staging") if whole_page else ("#side-top",)
@@ -243,7 +243,7 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     assert page.locator("#side-bottom .kb-sz-used").count() == 1
     page.hover("#side-bottom .kb-sz-slot")
     page.wait_for_function(
-        "document.querySelector('#cardinfo-body').textContent.includes('出陣の狼煙')"
+        "() => document.querySelector('#cardinfo-body').textContent.includes('出陣の狼煙')"
     )
     shot(page, "surprise_01_zone_set")
 
@@ -296,7 +296,7 @@ def test_set_flip_decline_and_clear_by_clicking(context: Any, live: tuple[str, H
     page.focus('#side-bottom .hand-card.kb-sz-pick[data-slug="ambush-shield"]')
     page.keyboard.press("Enter")
     page.wait_for_function(
-        "document.activeElement && document.activeElement.matches("
+        "() => document.activeElement && document.activeElement.matches("
         "'.kb-sz-slot.selectable[data-act=\"surprise-set ambush-shield\"]')"
     )
     before = str(page.evaluate("document.body.dataset.promptId"))
