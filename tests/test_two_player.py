@@ -18,7 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 from kessen.engine.contract import Json, RulesError
 from kessen.server.session import SPECTATOR, Session, SessionError
 from kessen.server.table import RESIGN, TIMEOUT
-from kessen.store.records import MatchStore
+from kessen.store.records import MatchStore, StoreError
 from tests.test_adversarial_server import serving, ws_url
 from tests.test_leak_oracle import CONFIGS, Tally, check_message
 
@@ -360,8 +360,32 @@ def test_a_restored_match_keeps_its_seats_and_forgets_its_invite(tmp_path: Any) 
     assert back.table.clock.bank == 60.0 and back.steps == 1
     assert session.table is not None and session.table.invite is not None
     with pytest.raises(SessionError):
-        back.join(session.table.invite)  # the code lived in the old process only
+        back.join(session.table.invite)  # used before the restart: it opens nothing now
     assert back.join(back.table.spectate_token)[1] == SPECTATOR
+    store.close()
+
+
+def test_an_unused_invite_survives_a_restart_and_is_forgotten_once_used(tmp_path: Any) -> None:
+    store = MatchStore(tmp_path / "m.sqlite3")
+    session = Session.create("twgp", CONFIGS["twgp"], 2, "vs_human", "", 0.0, store)
+    assert session.table is not None and session.recorder is not None
+    invite, match_id = session.table.invite, session.recorder.match_id
+    assert invite is not None and store.get(match_id).meta["invite"] == invite
+    back = Session.restore(store, match_id)
+    assert back.table is not None and not back.table.claimed
+    with pytest.raises(SessionError, match="joined"):
+        move(back)  # still waiting for the guest
+    assert back.view_for(0, "ja", False)["session"]["table"]["invite"] == invite
+    guest, seat = back.join(invite)
+    assert seat == 1 and guest == session.table.guest_token
+    meta = store.get(match_id).meta
+    assert "invite" not in meta and meta["tokens"][guest] == 1  # the rest of the meta is kept
+    again = Session.restore(store, match_id)
+    assert again.table is not None and again.table.claimed
+    with pytest.raises(SessionError):
+        again.join(invite)  # used before this restart: it opens nothing now
+    with pytest.raises(StoreError):
+        store.update_meta(match_id + 1, {"x": 1})
     store.close()
 
 

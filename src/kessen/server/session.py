@@ -156,13 +156,15 @@ class Session:
 
     @staticmethod
     def _table_meta(table: Table) -> Json:
-        """What the store keeps of a table: the tokens' roles and the clock's settings (never
-        the invite code: it lives in memory only)."""
+        """What the store keeps of a table: the tokens' roles, the clock's settings, and the
+        invite code while it is unused (so it survives a restart; :meth:`join` removes it)."""
         clock = table.clock
+        unused = table.invite is not None and not table.claimed
         return {
             "guest": table.guest_token,
             "spectate": table.spectate_token,
             "clock": None if clock is None else [clock.bank, clock.increment],
+            **({"invite": table.invite} if unused else {}),
         }
 
     @staticmethod
@@ -182,12 +184,20 @@ class Session:
         )
         session.tokens = {str(k): int(v) for k, v in meta["tokens"].items()}
         if session.mode == "vs_human":
-            # The invite code is gone with the old process: the seat counts as taken (its
-            # token still opens it), and the clock starts again from full banks.
-            table = Table(str(meta["guest"]), str(meta["spectate"]), invite=None, claimed=True)
+            # An unused invite is kept in the meta: it still opens seat 1. Without one the seat
+            # counts as taken (its token still opens it). The clock starts again from full banks.
+            invite = meta.get("invite")
+            unused = isinstance(invite, str) and bool(invite)
+            table = Table(
+                str(meta["guest"]),
+                str(meta["spectate"]),
+                invite=str(invite) if unused else None,
+                claimed=not unused,
+            )
             if isinstance(meta.get("clock"), list):
                 table.clock = Clock.start(float(meta["clock"][0]), float(meta["clock"][1]))
-            table.away_since = {0: session.now(), 1: session.now()}
+            seats = (0,) if unused else (0, 1)
+            table.away_since = {seat: session.now() for seat in seats}
             session.table = table
         session._load(replay)
         if isinstance(meta.get("branch"), list):
@@ -491,6 +501,8 @@ class Session:
         if table is None or found is None:
             raise SessionError("no such invite for this game")
         if found[1] == 1:
+            if self.recorder is not None:  # the used invite leaves the stored meta too
+                self.recorder.store.update_meta(self.recorder.match_id, {"invite": None})
             table.away_since[1] = self.now()  # the guest connects next
             self.retime()
             self.version += 1

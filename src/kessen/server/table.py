@@ -8,8 +8,8 @@ of the game stays the engine's.
   the match, so the guest can come back after a restart), but it is handed out once only, to
   whoever first presents the invite code. A used invite, and the spectator code, give the one
   spectator token: the observer's view (no hidden card of either seat until the match ends).
-  The invite code itself lives in memory only: after a server restart it opens nothing but the
-  spectator's view.
+  While unused, the invite code is kept in the match's stored meta too, so it still opens
+  seat 1 after a server restart; once used it is removed from there.
 - **Presence and grace.** A seat with no open connection is *away*; for :data:`GRACE` seconds
   (per absence) the game waits for it: its clock does not run, and the opponent sees how long
   is left. After that its clock runs again, if there is one.
