@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kessen.engine import registry
-from kessen.games.kobo.decks import deck_to_json, starter_decks
+from kessen.games.kobo.decks import deck_to_json, option_decks, starter_decks
 from kessen.server.app import create_app
 from kessen.server.run import running
 from kessen.store import MatchStore
@@ -266,6 +266,48 @@ def test_build_save_export_import_and_play_a_saved_deck(browser: Any, store_serv
     refusals = [e for e in errors if "status of 422" in e]
     assert len(refusals) == 1  # the broken deck file's import, and nothing else
     assert not [e for e in errors if e not in refusals], errors
+
+
+def test_the_option_deck_on_the_start_screen(browser: Any, store_server: str) -> None:
+    """伏兵の計 needs the surprise zone: its list opens from the start screen and a record names
+    it; a saved copy of it (its list says ``requires``) cannot be chosen while the option is off."""
+    ambush = deck_to_json(option_decks()["ambush"])
+    assert ambush["requires"] == ["surprise"]
+    saved = httpx.post(
+        f"{store_server}/api/decks/kobo", json={"name": "Ambush copy", "deck": ambush}
+    ).json()
+    value = f"saved:{saved['id']}"
+    ctx, page, errors = open_page(browser, store_server, viewport={"width": 1280, "height": 800})
+    try:
+        page.click('#start [data-lang="en"]')
+        mine = f'#deck-0 option[value="{value}"]'
+        page.wait_for_function(
+            "s => { const o = document.querySelector(s);"
+            " return !!o && o.disabled && o.textContent.includes('Surprise zone'); }",
+            arg=mine,
+        )
+        page.check("#kb-surprise")
+        assert not page.eval_on_selector(mine, "o => o.disabled")
+        assert page.inner_text(mine) == "Ambush copy"
+        page.select_option("#deck-0", value)
+        assert page.inner_text("#deck-style-0").startswith("Saved deck")
+        page.select_option("#deck-1", "ambush")
+        page.click('[data-show-deck="1"]')
+        page.wait_for_selector("#deck-preview:not([hidden])")
+        assert "Ambush Stratagem" in page.inner_text("#deck-preview .dp-head")
+        names = page.evaluate(
+            "async () => { const { game } = await import('/static/games/kobo.js');"
+            " return [game.deckName('ambush'), game.decks().map((d) => d.slug)]; }"
+        )
+        assert names[0] == "Ambush Stratagem" and "ambush" in names[1]
+        page.uncheck("#kb-surprise")  # the saved copy is refused without the option again
+        assert page.eval_on_selector(mine, "o => o.disabled")
+        assert page.input_value("#deck-0") != value
+        assert not page.inner_text("#deck-style-0").startswith("Saved deck")
+    finally:
+        ctx.close()
+        httpx.delete(f"{store_server}/api/decks/kobo/{saved['id']}")
+    assert not errors, errors
 
 
 def test_the_builder_on_a_phone(browser: Any, store_server: str) -> None:

@@ -9,6 +9,7 @@ import { cardDef, cat, catalogs, KIND_ORDER } from './kobo-board.js';
 import { t } from './kobo-strings.js';
 import { problemCount, savedDecks } from '../shell/decks.js';
 import { $, h, put } from '../shell/dom.js';
+import { S } from '../shell/state.js';
 
 const SIZES = { main: 20, tactics: 15 };
 const SECTION_KINDS = { main: ['character', 'deploy', 'trap'], tactics: ['tactic'] };
@@ -236,18 +237,37 @@ export const builder = {
 const SAVED = 'saved:';
 let bound = false;
 
+/** The match options a saved deck needs that the start screen has not ticked, by label. The
+ *  server's check hands back the list with its `requires` (as a deck file says it, e.g. an
+ *  imported 伏兵の計); a game with such a deck and the option off is refused. */
+function missingOptions(d) {
+  const requires = (d.deck && Array.isArray(d.deck.requires)) ? d.deck.requires : [];
+  const options = cat().options || {};
+  return requires
+    .filter((name) => !($(`#kobo-options input[name="${CSS.escape(name)}"]`) || {}).checked)
+    .map((name) => (options[name] ? options[name].label : name));
+}
+
+/** A saved deck's option in a deck select: its name, or why it cannot be chosen now (its
+ *  problems, else the match options it needs). */
+function fillSavedOption(o, d) {
+  const missing = d.problems.length ? [] : missingOptions(d);
+  o.disabled = d.problems.length > 0 || missing.length > 0;
+  o.title = d.problems.length ? d.problems.map((p) => p.text).join('\n') : missing.join('\n');
+  o.textContent = d.problems.length ? t('db_saved_invalid', { name: d.name, problems: problemCount(d.problems.length) })
+    : missing.length ? t('db_saved_invalid', { name: d.name, problems: missing.join('・') }) : d.name;
+  return o;
+}
+
 /** The saved decks for a deck select (below the starter decks): an optgroup, or null when
- *  there are none. A deck with problems is listed but cannot be chosen. `redraw` runs once
- *  they are fetched (the first time, or in a new language). */
+ *  there are none. A deck with problems, or one that needs a match option that is off, is
+ *  listed but cannot be chosen. `redraw` runs once they are fetched (the first time, or in a
+ *  new language). */
 export function savedDeckGroup(redraw) {
   const saved = savedDecks('kobo', redraw);
   if (!saved.length) return null;
-  return h('optgroup', { label: t('db_saved_group'), dataset: { saved: '1' } }, saved.map((d) => h('option', {
-    value: `${SAVED}${d.id}`,
-    disabled: d.problems.length > 0,
-    title: d.problems.map((p) => p.text).join('\n'),
-    text: d.problems.length ? t('db_saved_invalid', { name: d.name, problems: problemCount(d.problems.length) }) : d.name,
-  })));
+  return h('optgroup', { label: t('db_saved_group'), dataset: { saved: '1' } },
+    saved.map((d) => fillSavedOption(h('option', { value: `${SAVED}${d.id}` }), d)));
 }
 
 /** Once the deck selects are drawn: the saved decks last in each select, the line under a
@@ -264,6 +284,18 @@ export function showSavedDecks() {
     const sel = $(`#deck-${side}`);
     const group = $('optgroup[data-saved]', sel);
     if (group && group.nextSibling) sel.append(group);
+    // A match option switched off (or on): the saved decks that need it follow; a select left
+    // on one that cannot be chosen now falls back to its default deck.
+    for (const o of group ? group.querySelectorAll('option') : []) {
+      const d = savedOf(o.value);
+      if (d) fillSavedOption(o, d);
+    }
+    if (sel.selectedOptions[0] && sel.selectedOptions[0].disabled) {
+      const defaults = (S.meta && S.meta.rulesets.kobo && S.meta.rulesets.kobo.default_decks) || [];
+      sel.value = defaults[side] || (sel.options[0] ? sel.options[0].value : '');
+      const starter = (cat().decks || {})[sel.value];
+      $(`#deck-style-${side}`).textContent = starter ? starter.style : '';
+    }
     const d = savedOf(sel.value);
     if (d) $(`#deck-style-${side}`).textContent = t('db_saved_style', { size: summary(d.deck) });
     $(`[data-show-deck="${side}"]`).hidden = !!d;

@@ -41,13 +41,20 @@ function deckListEl(main, tactics, clickable) {
   return out;
 }
 
+/** A starter deck of the catalogue by slug: a regular one, or one that needs a match option
+ *  (`option_decks`, e.g. 伏兵の計); undefined for any other value (a saved deck). */
+export function starterDeck(slug) {
+  const c = cat() || {};
+  return (c.decks || {})[slug] || (c.option_decks || {})[slug];
+}
+
 export function showDeckPreview(side, keep) {
   const preview = $('#deck-preview');
   if (!keep && !preview.hidden && preview.dataset.side === String(side)) {
     preview.hidden = true;
     return;
   }
-  const deck = cat().decks[$(`#deck-${side}`).value];
+  const deck = starterDeck($(`#deck-${side}`).value);
   if (!deck) return;
   preview.dataset.side = String(side);
   put(preview, 

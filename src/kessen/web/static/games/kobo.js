@@ -12,7 +12,7 @@ import {
 import {
   afterPlayback, currentFrame, finish, initPaceSetting, labelPaceSetting, markTouched, maybePlay, P, renderFight,
 } from './kobo-fight.js';
-import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver } from './kobo-info.js';
+import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver, starterDeck } from './kobo-info.js';
 import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, setHover } from './kobo-ops.js';
 import { deckRef, savedDeckGroup, showSavedDecks, builder as deckBuilder } from './kobo-decks.js';
 import { t } from './kobo-strings.js';
@@ -223,8 +223,10 @@ function continueConfig(match, seat, res) {
   return known ? { mode: 'vs_com', decks: seat === 1 ? [decks[1], decks[0]] : decks, com: res.com } : null;
 }
 
+/** A record's deck by name: a starter deck's (also one that needs a match option), else the
+ *  slug itself. */
 function deckName(slug) {
-  const d = slug && cat().decks ? cat().decks[slug] : null;
+  const d = slug ? starterDeck(slug) : null;
   return d ? d.name : (slug || '?');
 }
 
@@ -265,6 +267,6 @@ export const game = {
   replayTurnLabel,
   continueConfig,
   deckBuilder,
-  decks: () => Object.values(cat().decks || {}),
+  decks: () => [...Object.values(cat().decks || {}), ...Object.values(cat().option_decks || {})],
   deckName,
 };
