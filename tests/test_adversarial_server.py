@@ -12,7 +12,6 @@ the server's hub, before and after) and the server still answering. The module k
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -22,7 +21,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
@@ -36,6 +34,7 @@ from kessen.server.protocol import MAX_MESSAGE
 from kessen.server.run import free_port
 from kessen.server.session import Session
 from kessen.store.records import MatchStore
+from tests.serving import running
 from tests.test_protocol import _hidden_slugs, _known_slugs
 
 RULES = registry.get("kobo")
@@ -66,20 +65,8 @@ def serving(store: MatchStore | None = None, **options: Any) -> Iterator[tuple[s
     and the application (whose hub holds the live sessions)."""
     port = free_port(0)
     app = create_app(pace=options.pop("pace", SLOW), store=store, port=port, **options)
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical", ws_max_size=65536)
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}", app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with running(app, port, log_level="critical") as url:
+        yield url, app
 
 
 @pytest.fixture(scope="module")

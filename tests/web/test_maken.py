@@ -11,7 +11,6 @@ every run: the server's COM moves at once and answers from the seed and the prom
 from __future__ import annotations
 
 import re
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,12 +18,11 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from kessen.server.app import create_app
 from kessen.server.hub import Hub
-from kessen.server.run import free_port
 from kessen.store.match_store import MatchStore
+from tests.serving import running
 from tests.web.driver import pending, settle, shot, view
 
 SEED = 9
@@ -39,19 +37,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Hub]
     store = MatchStore(tmp_path_factory.mktemp("maken") / "matches.sqlite3")
     app = create_app(pace=0.0, store=store)
     hub: Hub = app.state.hub
-    port = free_port(0)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}", hub
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with running(app) as url:
+        yield url, hub
 
 
 @pytest.fixture()

@@ -9,24 +9,17 @@ rejoins it like a reloaded tab and is driven only by what it shows.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-import uvicorn
 
 from kessen.engine.action import Action
 from kessen.games.kobo.game import Side
 from kessen.games.kobo.state import KoboState
-from kessen.server.app import Hub, create_app
-from kessen.server.run import free_port
-from kessen.server.session import Session
 from tests.kobo.harness import board, fixed_order_match
+from tests.serving import Load, position_server
 from tests.web.driver import Driver, shot, view, wait_view
 
 TACTICS = [
@@ -66,50 +59,12 @@ CALLER = [
 ]
 PAD = ["hinder", "hinder", "hinder"]
 
-Load = Callable[[KoboState], tuple[str, str]]
-
-
-async def _register(hub: Hub, session: Session) -> None:
-    hub.add(session)
-
 
 @pytest.fixture(scope="module")
 def scripted() -> Iterator[tuple[str, Load]]:
     """A server whose hub accepts scripted sessions; yields its URL and a loader."""
-    app = create_app(pace=0.0)
-    hub: Hub = app.state.hub
-    loops: list[asyncio.AbstractEventLoop] = []
-
-    @app.get("/__test__/loop")
-    async def _loop() -> dict[str, bool]:
-        loops.append(asyncio.get_running_loop())
-        return {"ok": True}
-
-    port = free_port(0)
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    url = f"http://127.0.0.1:{port}"
-    httpx.get(f"{url}/__test__/loop", timeout=5)
-
-    def load(state: KoboState) -> tuple[str, str]:
-        session = Session(f"scripted{len(hub.sessions)}", "kobo", {}, 0, "vs_com", {1: "random"}, 0)
-        session.states.append(state)
-        token = session.new_token(0)
-        asyncio.run_coroutine_threadsafe(_register(hub, session), loops[0]).result(5)
-        return session.id, token
-
-    try:
+    with position_server("scripted") as (url, _hub, load):
         yield url, load
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def open_position(page: Any, url: str, load: Load, state: KoboState) -> Driver:
