@@ -11,17 +11,14 @@ of a session: what the COM's face-down card really is.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from kessen.server.app import Hub, create_app
-from kessen.server.run import free_port
+from tests.serving import running
 from tests.web.driver import (
     AXE,
     Driver,
@@ -47,21 +44,8 @@ def live() -> Iterator[tuple[str, Hub]]:
     """A server whose COM moves at once, and its hub (the sessions' real states)."""
     app = create_app(pace=0.0)
     hub: Hub = app.state.hub
-    port = free_port(0)
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}", hub
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with running(app) as url:
+        yield url, hub
 
 
 def truth(hub: Hub, page: Any) -> dict[str, Any]:
