@@ -175,8 +175,17 @@ def test_a_whole_exchange_from_the_keyboard(keyboard_page: Any) -> None:
     assert attacked and asked_pass and used_board and used_undo
     assert page.evaluate("window.__pointers") == 0, "a pointer event reached the page"
     # The live region read out the new entries, as the log has them.
-    heard = page.eval_on_selector_all("#log-live p", "ps => ps.map(p => p.textContent)")
-    texts = page.evaluate("window.kobo.view.log.map(e => e.text || e.kind)")
+    # (Read both from one drawn view: COM may still be sending the next ones.)
+    read = page.wait_for_function(
+        """() => {
+          if (document.body.dataset.rendered !== String(window.kobo.stateSeq)) return false;
+          const heard = Array.from(document.querySelectorAll('#log-live p'), (p) => p.textContent);
+          const texts = window.kobo.view.log.map((e) => e.text || e.kind);
+          return heard.length && heard[heard.length - 1] === texts[texts.length - 1]
+            ? { heard, texts } : false;
+        }"""
+    ).json_value()
+    heard, texts = read["heard"], read["texts"]
     assert heard and all(h in texts for h in heard)
     assert heard[-1] == texts[-1]
     # Opening the page again (the game resumes) reads nothing of the log already there.
