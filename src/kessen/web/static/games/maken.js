@@ -18,9 +18,8 @@ import { tx } from './maken-strings.js';
 import { choose } from '../shell/connection.js';
 import { $, $$, h, put } from '../shell/dom.js';
 import { showInfo } from '../shell/info.js';
-import { closeOverlay, openOverlay } from '../shell/overlay.js';
-import { isMyPrompt, isSpectator, me, online, seatName } from '../shell/seats.js';
-import { leaveGame, playAgain } from '../shell/session.js';
+import { isMyPrompt, online } from '../shell/seats.js';
+import { renderIdleOps, showOutcomeDialog } from '../shell/outcome.js';
 import { S, scheduleRender } from '../shell/state.js';
 
 /* ================================================================== operation panel */
@@ -95,24 +94,8 @@ function renderOps(v) {
   if (sig === M.opsSig && body.dataset.ruleset === 'maken') return;
   M.opsSig = sig;
   body.dataset.ruleset = 'maken';
+  if (renderIdleOps(body, v, { tx, outcomeTitle, reasonText, bannerInfo, promptName, showGameOver })) return;
   const p = v.pending;
-  if (v.outcome) {
-    put(body,
-      h('div', { class: 'ops-prompt' }, h('div', { class: 'ops-title', text: tx('over') }), h('p', { text: `${outcomeTitle(v)} — ${reasonText(v.outcome.reason)}` })),
-      h('div', { class: 'ops-actions' }, h('button', { type: 'button', class: 'act-secondary', text: tx('show_result'), onclick: () => { S.dismissedMatch = null; showGameOver(v); } })));
-    return;
-  }
-  if (!p) {
-    put(body, h('p', { class: 'muted', text: tx('no_action') }));
-    return;
-  }
-  if (!isMyPrompt(v)) {
-    const b = bannerInfo(v);
-    put(body, h('div', { class: 'ops-prompt waiting' },
-      h('div', { class: 'ops-title' }, v.history.live ? h('span', { class: 'spinner' }) : null, b.text),
-      h('p', { class: 'muted', text: `${seatName(p.seat)} · ${promptName(p.prompt)}` })));
-    return;
-  }
   const kids = [h('div', { class: 'ops-prompt' },
     h('div', { class: 'ops-title', text: promptName(p.prompt) }),
     h('p', { class: 'ops-expl', text: promptText(v) }))];
@@ -213,18 +196,13 @@ function detectEnd(prev, v) {
 
 function showGameOver(v) {
   if (!v || !v.outcome) return;
-  const o = v.outcome;
-  const draw = o.winner == null || o.winner < 0;
-  const win = !draw && !isSpectator() && o.winner === me();
-  const box = h('div', { class: `modal match-over mk-over ${draw ? 'tie' : win ? 'win' : isSpectator() ? 'neutral' : 'lose'}`, role: 'dialog' },
-    h('div', { class: 'modal-kicker', text: `${tx('title')} · ${tx('over')}` }),
-    h('div', { class: 'modal-title', text: outcomeTitle(v) }),
-    h('div', { class: 'modal-score', text: `${reasonText(o.reason)} · ${tx('turns_n', { n: v.turn })}` }),
-    h('div', { class: 'modal-buttons' },
-      h('button', { type: 'button', class: 'primary', id: 'overlay-again', text: tx('again'), onclick: playAgain }),
-      h('button', { type: 'button', id: 'overlay-start', text: tx('to_start'), onclick: leaveGame }),
-      h('button', { type: 'button', id: 'overlay-board', text: tx('see_board'), onclick: () => { S.dismissedMatch = v.session.id; closeOverlay(); } })));
-  openOverlay('match', box);
+  showOutcomeDialog(v, {
+    cls: 'mk-over',
+    kicker: `${tx('title')} · ${tx('over')}`,
+    title: outcomeTitle(v),
+    score: `${reasonText(v.outcome.reason)} · ${tx('turns_n', { n: v.turn })}`,
+    words: { again: tx('again'), to_start: tx('to_start'), see_board: tx('see_board') },
+  });
 }
 
 /* ================================================================== entry points */

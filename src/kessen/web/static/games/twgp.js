@@ -20,9 +20,8 @@ import { tw, tx } from './twgp-strings.js';
 import { choose } from '../shell/connection.js';
 import { $, $$, h, put } from '../shell/dom.js';
 import { infoable } from '../shell/info.js';
-import { closeOverlay, openOverlay } from '../shell/overlay.js';
-import { isMyPrompt, isSpectator, me, online, seatName, whoseOf } from '../shell/seats.js';
-import { leaveGame, playAgain } from '../shell/session.js';
+import { isMyPrompt, isSpectator, me, online, whoseOf } from '../shell/seats.js';
+import { renderIdleOps, showOutcomeDialog } from '../shell/outcome.js';
 import { S, scheduleRender } from '../shell/state.js';
 
 /* ================================================================== operation panel */
@@ -85,26 +84,13 @@ function renderOps(v) {
   T.opsSig = sig;
   const body = $('#ops-body');
   body.dataset.ruleset = 'twgp';
+  const waiting = {
+    waitingClass: (p) => (p.prompt === 'response' ? ' tw-resp-wait' : ''),
+    waitingNotes: (view) => (view.phase === 'setup' && view.players[me()].pool == null && !isSpectator()
+      ? [h('p', { class: 'muted', text: tx('built_wait') })] : []),
+  };
+  if (renderIdleOps(body, v, { tx, outcomeTitle, reasonText, bannerInfo, promptName, showGameOver, ...waiting })) return;
   const p = v.pending;
-  if (v.outcome) {
-    put(body,
-      h('div', { class: 'ops-prompt' }, h('div', { class: 'ops-title', text: tx('over') }), h('p', { text: `${outcomeTitle(v)} — ${reasonText(v.outcome.reason)}` })),
-      h('div', { class: 'ops-actions' }, h('button', { type: 'button', class: 'act-secondary', text: tx('show_result'), onclick: () => { S.dismissedMatch = null; showGameOver(v); } })));
-    return;
-  }
-  if (!p) {
-    put(body, h('p', { class: 'muted', text: tx('no_action') }));
-    return;
-  }
-  if (!isMyPrompt(v)) {
-    const b = bannerInfo(v);
-    const kids = [h('div', { class: `ops-prompt waiting${p.prompt === 'response' ? ' tw-resp-wait' : ''}` },
-      h('div', { class: 'ops-title' }, v.history.live ? h('span', { class: 'spinner' }) : null, b.text),
-      h('p', { class: 'muted', text: `${seatName(p.seat)} · ${promptName(p.prompt)}` }))];
-    if (v.phase === 'setup' && v.players[me()].pool == null && !isSpectator()) kids.push(h('p', { class: 'muted', text: tx('built_wait') }));
-    put(body, ...kids);
-    return;
-  }
   const ctx = p.context || {};
   const head = h('div', { class: `ops-prompt${p.prompt === 'response' ? ' tw-resp-prompt' : ''}` },
     h('div', { class: 'ops-title', text: promptName(p.prompt) }),
@@ -384,22 +370,17 @@ function detectEnd(prev, v) {
 
 function showGameOver(v) {
   if (!v || !v.outcome) return;
-  const o = v.outcome;
-  const draw = o.winner == null || o.winner < 0;
+  const draw = v.outcome.winner == null || v.outcome.winner < 0;
   // The deciding exchange (or, for a draw, why nobody won).
   const ends = v.log.filter((e) => e.kind === (draw ? 'game_over' : 'result'));
-  const line = ends.length ? ends[ends.length - 1].text : '';
-  const win = !draw && !isSpectator() && o.winner === me();
-  const box = h('div', { class: `modal match-over tw-over ${draw ? 'tie' : win ? 'win' : isSpectator() ? 'neutral' : 'lose'}`, role: 'dialog' },
-    h('div', { class: 'modal-kicker', text: `${tx('title')} · ${tx('over')}` }),
-    h('div', { class: 'modal-title', text: outcomeTitle(v) }),
-    h('p', { class: 'modal-line', text: line }),
-    h('div', { class: 'modal-score', text: `${reasonText(o.reason)} · ${tx('turns_n', { n: v.turn })}` }),
-    h('div', { class: 'modal-buttons' },
-      h('button', { type: 'button', class: 'primary', id: 'overlay-again', text: tx('again'), onclick: playAgain }),
-      h('button', { type: 'button', id: 'overlay-start', text: tx('to_start'), onclick: leaveGame }),
-      h('button', { type: 'button', id: 'overlay-board', text: tx('see_board'), onclick: () => { S.dismissedMatch = v.session.id; closeOverlay(); } })));
-  openOverlay('match', box);
+  showOutcomeDialog(v, {
+    cls: 'tw-over',
+    kicker: `${tx('title')} · ${tx('over')}`,
+    title: outcomeTitle(v),
+    line: ends.length ? ends[ends.length - 1].text : '',
+    score: `${reasonText(v.outcome.reason)} · ${tx('turns_n', { n: v.turn })}`,
+    words: { again: tx('again'), to_start: tx('to_start'), see_board: tx('see_board') },
+  });
 }
 
 /* ================================================================== start screen */

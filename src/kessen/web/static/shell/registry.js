@@ -62,7 +62,9 @@
 //                         (/api/rules/<id>) that the board's ルール button opens at (its
 //                         screen guide); without it, the first section (see `screenGuide`).
 //
-// What the shell gives a game: an element with class `selectable` and `data-act="<action>"` is
+// What the shell gives a game: `shell/outcome.js` draws the operation panel while the player has
+// nothing to decide and the end-of-game dialog, in the game's words; an element with class
+// `selectable` and `data-act="<action>"` is
 // sent as that action when clicked (shell/connection.js `choose`, which asks `intercept`); an
 // element made `infoable` shows its info in CARD INFORMATION; `S` (shell/state.js) holds the
 // view, the answered prompt (`awaiting`), `opsSig` (clear it to redraw the operation panel),
