@@ -3,8 +3,9 @@
 // banner.
 
 import { lang, TX, tx } from './maken-strings.js';
+import { catalogLoader } from '../shell/catalog.js';
 import { isSpectator, me, seatName, whoseOf } from '../shell/seats.js';
-import { fetchJson, S, scheduleRender } from '../shell/state.js';
+import { S } from '../shell/state.js';
 
 /* ================================================================== local state */
 
@@ -19,21 +20,7 @@ export const M = {
 /* ================================================================== catalogue */
 
 /** The Maken catalogue (cards with data and text, decks, switches, options) in `lang`. */
-export async function ensureCatalog(language) {
-  if (M.catalogs[language]) return M.catalogs[language];
-  if (!M.loading[language]) {
-    M.loading[language] = fetchJson(`/api/catalog/maken?lang=${language}`).then((c) => {
-      M.catalogs[language] = c;
-      M.opsSig = '';
-      scheduleRender();
-      return c;
-    }).catch((err) => {
-      delete M.loading[language];
-      throw err;
-    });
-  }
-  return M.loading[language];
-}
+export const ensureCatalog = catalogLoader('maken', M, () => { M.opsSig = ''; });
 
 export function cat() {
   return M.catalogs[lang()] || M.catalogs.ja || null;

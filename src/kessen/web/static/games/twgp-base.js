@@ -3,9 +3,10 @@
 
 import { outcomeTitle } from './twgp-board.js';
 import { TX, tx } from './twgp-strings.js';
+import { catalogLoader } from '../shell/catalog.js';
 import { $ } from '../shell/dom.js';
 import { isSpectator, me, seatName } from '../shell/seats.js';
-import { fetchJson, S, scheduleRender } from '../shell/state.js';
+import { S } from '../shell/state.js';
 
 /* ================================================================== local state */
 
@@ -40,21 +41,7 @@ export const GROUP_OF = {
 /* ================================================================== catalogue */
 
 /** The TWGP catalogue (cards with their texts, rule switches) in `lang`, fetched once. */
-export async function ensureCatalog(lang) {
-  if (T.catalogs[lang]) return T.catalogs[lang];
-  if (!T.loading[lang]) {
-    T.loading[lang] = fetchJson(`/api/catalog/twgp?lang=${lang}`).then((c) => {
-      T.catalogs[lang] = c;
-      T.opsSig = '';
-      scheduleRender();
-      return c;
-    }).catch((err) => {
-      delete T.loading[lang];
-      throw err;
-    });
-  }
-  return T.loading[lang];
-}
+export const ensureCatalog = catalogLoader('twgp', T, () => { T.opsSig = ''; });
 
 export function cat() {
   return T.catalogs[S.settings.lang] || T.catalogs.ja || null;
