@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -754,6 +755,9 @@ def test_sessions_are_capped_and_finished_ones_evicted(tmp_path: Path) -> None:
         with connect(ws_url(url, first["id"], first["token"])) as ws:
             answer = receive(ws)
             assert answer["code"] == "evicted" and "match 1" in answer["message"]
+        # A token with any character is compared as bytes: a clear refusal, not an error.
+        with connect(ws_url(url, first["id"], quote("トークン"))) as ws:
+            assert receive(ws)["type"] == "error"
         # Full of unfinished games: a new one is refused, clearly, and nothing is recorded.
         time.sleep(1.5)  # the other finished game leaves after its grace period
         first_mover(url)

@@ -419,6 +419,8 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
         game = made["id"]
         join = f"{url}/api/games/{game}/join"
         assert httpx.post(join, json={"code": "wrong"}).status_code == 404
+        # Any character a client sends is a wrong code, not a server error.
+        assert httpx.post(join, json={"code": "招待é"}).status_code == 404
         assert httpx.post(f"{url}/api/games/nope/join", json={"code": "x"}).status_code == 404
         assert httpx.post(join, json={"code": "x", "more": 1}).status_code == 422
         guest = httpx.post(join, json={"code": made["invite"]}).json()

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
 from kessen.server.limits import EVICT_AFTER, MAX_SESSIONS
 from kessen.server.protocol import error
+from kessen.server.security import same_secret
 from kessen.server.session import Session, com_choice
 
 DEFAULT_PACE = 3.0
@@ -268,7 +268,7 @@ class Hub:
     def was_evicted(self, session_id: str, token: str) -> bool:
         """Whether ``session_id`` was evicted and ``token`` was one of its tokens."""
         entry = self.gone.get(session_id)
-        return entry is not None and any(secrets.compare_digest(token, t) for t in entry[1])
+        return entry is not None and any(same_secret(token, t) for t in entry[1])
 
     def sweep(self, now: float | None = None) -> list[str]:
         """Evict the finished sessions whose grace period is over and that nobody watches;

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from kessen.engine.contract import GameState, Json, RulesError
 from kessen.engine.replay import ReplayDivergence
 from kessen.server.hub import Full, Hub
 from kessen.server.limits import bounded_pace
+from kessen.server.security import same_secret
 from kessen.server.session import SPECTATOR, Session, SessionError
 from kessen.store.html_replay import shown_action
 from kessen.store.records import NO_RESULT, MatchInfo, MatchRecord, MatchStore, StoreError
@@ -182,7 +182,7 @@ def token_seat(meta: Json, token: str | None) -> int | None:
     for given in [t.strip() for t in token.split(",")][:MAX_TOKENS]:
         found = None
         for known, seat in tokens.items():
-            if given and secrets.compare_digest(str(known).encode(), given.encode()):
+            if given and same_secret(given, str(known)):
                 found = seat
         if isinstance(found, int) and not isinstance(found, bool):
             return found

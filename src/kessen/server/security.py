@@ -30,6 +30,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -51,6 +52,17 @@ MAX_BODY: Final = 256 * 1024
 """The largest request body accepted (a new game with two inline decks is a few KB)."""
 
 _log = logging.getLogger(__name__)
+
+
+def same_secret(given: str, known: str) -> bool:
+    """Whether a secret a client sent (a token, an invite code) is ``known``, compared in
+    constant time. Compared as UTF-8 bytes: ``secrets.compare_digest`` refuses ``str`` with
+    non-ASCII characters (a TypeError), and what a client sends may hold any character.
+
+    >>> same_secret("abc", "abc"), same_secret("é", "abc")
+    (True, False)
+    """
+    return secrets.compare_digest(given.encode(), known.encode())
 
 
 def _is_ip(host: str) -> bool:

@@ -31,6 +31,7 @@ from typing import Final
 
 from kessen.engine.contract import Json, Outcome
 from kessen.server.limits import GRACE
+from kessen.server.security import same_secret
 
 TIMEOUT: Final = "timeout"
 """The outcome reason of a match lost on time."""
@@ -114,12 +115,12 @@ class Table:
     def claim(self, code: str) -> tuple[str, int] | None:
         """The token and seat ``code`` opens: seat 1 the first time the invite is shown, the
         spectator's token for a used invite or the spectator code; None for anything else."""
-        if self.invite is not None and secrets.compare_digest(code, self.invite):
+        if self.invite is not None and same_secret(code, self.invite):
             if not self.claimed:
                 self.claimed = True
                 return self.guest_token, 1
             return self.spectate_token, -1
-        if secrets.compare_digest(code, self.spectate_token):
+        if same_secret(code, self.spectate_token):
             return self.spectate_token, -1
         return None
 
