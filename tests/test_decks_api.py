@@ -69,7 +69,7 @@ def test_a_malformed_deck_is_named_not_crashed_on(http: TestClient) -> None:
     refused = http.post("/api/decks/kobo", json={"name": "x", "deck": bad})
     assert refused.status_code == 422
     assert http.get("/api/decks/kobo").json() == {"decks": []}
-    assert http.post("/api/decks/twgp/check", json={"deck": starter()}).status_code == 404
+    assert http.post("/api/decks/maken/check", json={"deck": starter()}).status_code == 404
     assert http.post("/api/decks/nope/check", json={"deck": starter()}).status_code == 404
 
 

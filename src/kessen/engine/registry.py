@@ -91,16 +91,36 @@ class DeckCheck:
     problems: list[Json]
 
 
+class ForSeat(Protocol):
+    """What a saved deck called ``name`` becomes in seat ``seat``'s entry of a new game's
+    config (the rest of that config given); ``ValueError`` saying why when it cannot go
+    there."""
+
+    def __call__(
+        self, deck: Mapping[str, Any], seat: int, name: str, config: Mapping[str, Any]
+    ) -> Json: ...
+
+
+def named_deck(deck: Mapping[str, Any], seat: int, name: str, config: Mapping[str, Any]) -> Json:
+    """The default :class:`ForSeat`: the deck list as saved, under its saved name."""
+    return {**deck, "name_ja": name, "name_en": name}
+
+
 @dataclass(frozen=True)
 class DeckFormat:
     """What a deck builder needs of a ruleset with deck lists: the check the engine uses
     (``check(deck, lang)``), and the deck file format (``from_toml`` raises ``ValueError``
-    with the place of the mistake; ``to_toml`` writes a file ``from_toml`` reads back)."""
+    with the place of the mistake; ``to_toml`` writes a file ``from_toml`` reads back).
+
+    A saved deck chosen for a seat of a new game fills that seat's entry of the config's list
+    ``config_key`` (``decks``; TWGP's builds go to ``builds``), as ``for_seat`` makes it."""
 
     check: Callable[[Mapping[str, Any], str], DeckCheck]
     from_toml: Callable[[str], Json]
     to_toml: Callable[[Mapping[str, Any]], str]
     extension: str = "toml"
+    config_key: str = "decks"
+    for_seat: ForSeat = named_deck
 
 
 class RecordConfig(Protocol):

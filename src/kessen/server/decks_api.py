@@ -8,7 +8,8 @@ builder offers only decks without problems for play. Deck names are the player's
 the page shows them with ``textContent`` only.
 
 A new game names a saved deck for a seat with ``{"saved": <id>}`` in place of a starter deck's
-name (:func:`with_saved_decks`): the server plays the list it keeps, under its saved name.
+name, or of TWGP's build (:func:`with_saved_decks`; the ruleset's ``DeckFormat`` says which
+config list it fills and what it becomes there): the server plays the list it keeps.
 """
 
 from __future__ import annotations
@@ -80,15 +81,21 @@ class ImportBody(BaseModel):
 
 
 def with_saved_decks(store: MatchStore | None, ruleset: str, config: Json) -> Json:
-    """``config`` with every ``{"saved": <id>}`` of its ``decks`` replaced by that saved deck's
-    list, named by its saved name; 422 for a deck that is not saved for ``ruleset`` (503 when
-    the server keeps no decks). Whether the list is legal is the ruleset's check, as for any
-    deck object."""
-    if not isinstance(config, dict) or not isinstance(config.get("decks"), Sequence):
+    """``config`` with every ``{"saved": <id>}`` of its per-seat deck list (the ruleset's
+    ``DeckFormat.config_key``: ``decks``, TWGP's ``builds``) replaced by what that saved deck
+    becomes in its seat (``DeckFormat.for_seat``; a deck list named by its saved name); 422
+    for a deck that is not saved for ``ruleset`` or cannot go into this game (503 when the
+    server keeps no decks). Whether the list is legal is the ruleset's check, as for any deck
+    object."""
+    found = registry.get(ruleset).decks
+    key = "decks" if found is None else found.config_key
+    if not isinstance(config, dict) or not isinstance(config.get(key), Sequence):
         return config
-    decks = config["decks"]
+    decks = config[key]
     if isinstance(decks, str) or not any(_is_ref(item) for item in decks):
         return config
+    if found is None:
+        raise HTTPException(422, f"{key}: {ruleset} keeps no saved decks")
     if store is None:
         raise HTTPException(503, "this server keeps no decks (it was started without a store)")
     resolved: list[Any] = []
@@ -102,9 +109,12 @@ def with_saved_decks(store: MatchStore | None, ruleset: str, config: Json) -> Js
         except DeckStoreError:
             saved = None
         if saved is None or saved.ruleset != ruleset or not isinstance(saved.deck, dict):
-            raise HTTPException(422, f"decks[{seat}]: no saved {ruleset} deck {deck_id}")
-        resolved.append({**saved.deck, "name_ja": saved.name, "name_en": saved.name})
-    return {**config, "decks": resolved}
+            raise HTTPException(422, f"{key}[{seat}]: no saved {ruleset} deck {deck_id}")
+        try:
+            resolved.append(found.for_seat(saved.deck, seat, saved.name, config))
+        except ValueError as err:
+            raise HTTPException(422, f"{key}[{seat}]: saved deck {saved.name!r}: {err}") from None
+    return {**config, key: resolved}
 
 
 def _is_ref(item: Any) -> bool:

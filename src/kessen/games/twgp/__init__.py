@@ -7,6 +7,7 @@ from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
 from kessen.engine.players import Player, RandomPlayer
+from kessen.games.twgp.build_book import TWGP_BUILDS
 from kessen.games.twgp.cards import DATA_HASH
 from kessen.games.twgp.catalog import catalog
 from kessen.games.twgp.config import default_config
@@ -62,6 +63,7 @@ registry.register(
         catalog=catalog,
         secret_action=secret_action,
         rules_document=registry.packaged_rules(__name__),
+        decks=TWGP_BUILDS,
     )
 )
 

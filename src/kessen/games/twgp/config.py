@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from kessen.engine.contract import Json, RulesError
-from kessen.games.twgp.cards import card, is_slug, pool
-
-HAND_LIMIT = 6
-VITALS = 3
-DECK = 20
+from kessen.games.twgp.build_rules import DECK as DECK
+from kessen.games.twgp.build_rules import HAND_LIMIT as HAND_LIMIT
+from kessen.games.twgp.build_rules import VITALS as VITALS
+from kessen.games.twgp.build_rules import build_problems, pool_slugs
+from kessen.games.twgp.cards import is_slug
 
 MAX_TURNS = 1000
 """The longest game a config may ask for (turn limit, turns without damage): no client may
@@ -233,30 +233,18 @@ def _parse_build(raw: Any, seat: int, jokers: bool, problems: list[str]) -> Buil
     pile = _slugs(raw["pile"], f"{where}.pile", problems) if "pile" in raw else None
     if len(problems) > before:
         return None
-    owned = {card(c).slug for c in pool(seat, jokers)}
-    named = [*vitals, *hand, *(aside or ()), *(pile or ())]
-    foreign = [x for x in named if x not in owned]
-    if foreign:
-        problems.append(f"{where}: not in seat {seat}'s pool: {', '.join(foreign)}")
-    if len(set(named)) != len(named):
-        problems.append(f"{where}: a card is named twice")
-    n_aside = 4 if jokers else 3
-    if len(vitals) != VITALS:
-        problems.append(f"{where}.vitals: expected {VITALS} cards")
-    if len(hand) > HAND_LIMIT:
-        problems.append(f"{where}.hand: at most {HAND_LIMIT} cards")
-    rest = [x for x in sorted(owned) if x not in named]
-    if aside is None and pile is None:
+    unsized = aside is None and pile is None  # nothing says where the rest goes
+    for problem in build_problems(seat, jokers, vitals, hand, aside, pile):
+        if unsized and problem.code in ("aside", "deck"):
+            continue
+        part = "" if problem.part in ("", "deck") else f".{problem.part}"
+        problems.append(f"{where}{part}: {problem.text('en')}")
+    if unsized:
         problems.append(f"{where}: give the cards set aside or the pile order")
         return None
     if aside is None:
-        aside = tuple(rest)
-    elif pile is not None and rest:
-        problems.append(f"{where}: cards in no place: {', '.join(rest)}")
-    if len(aside) != n_aside:
-        problems.append(f"{where}.aside: expected {n_aside} cards set aside")
-    if pile is not None and len(hand) + len(pile) != DECK:
-        problems.append(f"{where}: hand and pile must make a {DECK}-card deck")
+        named = {*vitals, *hand, *(pile or ())}
+        aside = tuple(x for x in sorted(pool_slugs(seat, jokers)) if x not in named)
     return Build(vitals, hand, aside, pile)
 
 
