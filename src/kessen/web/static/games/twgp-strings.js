@@ -114,6 +114,17 @@ export const TX = {
     s_declare_gb: 'マス{n}でGブラスト宣言', s_grid_blast: 'マス{n}のGブラスト実行', s_assault: 'マス{a}でマス{t}にアサルト',
     s_accept: '応戦', s_end: 'ターン終了', s_battle: 'バトル・フェイズへ',
     s_boost: 'マス{a}でマス{t}にブースト', s_direct: 'マス{a}でダイレクト',
+    // the deck builder's build (games/twgp-decks.js) and the start screen's build selects
+    bd_vitals: 'ヴァイタル', bd_hand: '初期手札', bd_deck: '山札', bd_aside: '除外',
+    bd_short_vitals: 'V', bd_short_hand: '手', bd_short_deck: '山', bd_short_aside: '除',
+    bd_deck_note: '初期手札を含む', bd_empty: 'なし', bd_to_deck: '山札に戻す', bd_untitled: '新しい構築',
+    bd_all: 'すべて', bd_kind: '種類', bd_unit: 'ユニット', bd_weapon: 'ウェポン', bd_place: '置き場所',
+    bd_search: 'キーワード（名前・本文）', bd_clear_filters: '絞り込みを解除', bd_no_cards: '条件に合うカードはありません。',
+    bd_n_cards: '{n}枚', bd_jokers: 'ジョーカーを使う（jokersスイッチのゲーム用、プール27枚・除外4枚）',
+    bd_in_game: 'ゲーム中に構築', bd_saved_group: '保存した構築', bd_saved_invalid: '{name}（{why}：選べません）', bd_saved_option: '{name}（{size}）',
+    bd_needs_jokers: 'jokersスイッチ用', bd_no_jokers: 'jokersなし用',
+    bd_seat_you: 'あなたの構築', bd_seat_com: 'COMの構築', bd_seat_other: '相手の構築',
+    bd_seat_bottom: '下側の構築', bd_seat_top: '上側の構築',
   },
   en: {
     title: 'TWGP playing-card edition', brand: 'TWGP',
@@ -224,6 +235,17 @@ export const TX = {
     s_declare_gb: 'Declare a G-blast in square {n}', s_grid_blast: 'Execute the G-blast of square {n}',
     s_accept: 'Accept', s_end: 'End the turn', s_battle: 'To the battle phase',
     s_assault: 'Assault square {t} with square {a}', s_boost: 'Boost against square {t} with square {a}', s_direct: 'Direct with square {a}',
+    // the deck builder's build (games/twgp-decks.js) and the start screen's build selects
+    bd_vitals: 'Vitals', bd_hand: 'Starting hand', bd_deck: 'Deck', bd_aside: 'Set aside',
+    bd_short_vitals: 'V', bd_short_hand: 'H', bd_short_deck: 'D', bd_short_aside: 'X',
+    bd_deck_note: 'hand included', bd_empty: 'None', bd_to_deck: 'Back to the deck', bd_untitled: 'New build',
+    bd_all: 'All', bd_kind: 'Kind', bd_unit: 'Unit', bd_weapon: 'Weapon', bd_place: 'Place',
+    bd_search: 'Keyword (name, text)', bd_clear_filters: 'Clear filters', bd_no_cards: 'No card fits these filters.',
+    bd_n_cards: '{n} cards', bd_jokers: 'Use the joker (for games with the jokers switch: a 27-card pool, 4 set aside)',
+    bd_in_game: 'Build during the game', bd_saved_group: 'Saved builds', bd_saved_invalid: '{name} ({why}: cannot be chosen)', bd_saved_option: '{name} ({size})',
+    bd_needs_jokers: 'for jokers games', bd_no_jokers: 'for games without jokers',
+    bd_seat_you: 'Your build', bd_seat_com: "COM's build", bd_seat_other: "The other seat's build",
+    bd_seat_bottom: "Bottom seat's build", bd_seat_top: "Top seat's build",
   },
 };
 

@@ -16,6 +16,7 @@ import {
 import {
   attackLine, cardEl, outcomeTitle, reasonText, renderBoard, renderResults, renderTopInfo, sig,
 } from './twgp-board.js';
+import { builder as deckBuilder, buildRefs, buildSelects, refreshBuildSelects } from './twgp-decks.js';
 import { tw, tx } from './twgp-strings.js';
 import { choose } from '../shell/connection.js';
 import { $, $$, h, put } from '../shell/dom.js';
@@ -385,7 +386,8 @@ function showGameOver(v) {
 
 /* ================================================================== start screen */
 
-/** The TWGP part of the start screen: the quick-start switch and the other rule switches. */
+/** The TWGP part of the start screen: the quick-start switch, the build of each seat (in the
+ *  game, or a saved build) and the other rule switches. */
 function renderStartOptions(box, ctx) {
   const defaults = ctx.meta.default_config || {};
   const c = cat();
@@ -400,6 +402,7 @@ function renderStartOptions(box, ctx) {
       h('input', { type: 'checkbox', name: 'quickStart', id: 'tw-quick', checked: !!value('quickStart') }),
       h('span', { text: tx('quick_start') })),
     h('p', { class: 'hint', text: tx('quick_start_hint') }),
+    buildSelects(box, ctx, keep, () => renderStartOptions(box, ctx)),
     h('details', { class: 'tw-switches' },
       h('summary', { text: tx('switches') }),
       width ? h('label', { class: 'tw-switch' }, h('span', { text: `${tx('grid_width')} — ${width.text}` }),
@@ -408,6 +411,11 @@ function renderStartOptions(box, ctx) {
       other.map((s) => h('label', { class: 'tw-switch check' },
         h('input', { type: 'checkbox', name: s.key, checked: !!value(s.key) }),
         h('span', { text: `${s.key} — ${s.text}` })))));
+  if (!box.dataset.builds) {
+    box.dataset.builds = '1';
+    box.addEventListener('change', () => refreshBuildSelects(box));
+  }
+  refreshBuildSelects(box);
 }
 
 /** The config the TWGP options of the start screen ask for (only switches that differ). */
@@ -415,9 +423,12 @@ function startConfig(box, ctx) {
   const defaults = ctx.meta.default_config || {};
   const config = {};
   for (const input of $$('input, select', box)) {
+    if (input.dataset.build) continue;
     const v = input.type === 'checkbox' ? input.checked : Number(input.value);
     if (defaults[input.name] !== v) config[input.name] = v;
   }
+  const builds = buildRefs(box);
+  if (builds) config.builds = builds;
   return { config };
 }
 
@@ -483,4 +494,5 @@ export const game = {
   reset,
   replayTurnLabel,
   continueConfig: (match, seat, res) => ({ ruleset: 'twgp', mode: 'vs_com', com: res.com }),
+  deckBuilder,
 };

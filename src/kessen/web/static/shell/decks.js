@@ -245,6 +245,7 @@ function renderEditor() {
     problems: B.status === 'pending' ? [] : B.problems,
     add: (slug) => apply(slug, 1),
     change: (slug, delta) => apply(slug, delta),
+    set: (next) => { B.deck = next; changed(); },
   };
   hook().renderPool($('#db-pool'), ctx);
   hook().renderDeck($('#db-deck'), ctx);

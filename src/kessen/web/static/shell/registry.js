@@ -56,8 +56,10 @@
 //       summary(deck)     its size in a few characters;
 //       renderPool(box, ctx)  the card pool and its filters (ctx.add(card) adds one copy);
 //       renderDeck(box, ctx)  the deck by section with counts and −/+ (ctx.change(card, ±1)).
-//                         ctx = {deck, problems (the server's check), add, change}. The frame
-//                         does the rest: name, live problems, saved decks, import and export.
+//                         ctx = {deck, problems (the server's check), add, change, set}
+//                         (set(deck): the deck replaced by an edit of the game's own, such as
+//                         TWGP's placing a card in a part of its build). The frame does the
+//                         rest: name, live problems, saved decks, import and export.
 //   helpAnchor            optional: the heading id of the game's rules document
 //                         (/api/rules/<id>) that the board's ルール button opens at (its
 //                         screen guide); without it, the first section (see `screenGuide`).
