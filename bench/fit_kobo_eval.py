@@ -133,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     train, test = order[:cut], order[cut:]
     w = fit(x[train], y[train], args.l2)
     committed = np.array([judge.FITTED_WEIGHTS[k] for k in names])
+    # A card no starter deck holds never differs between the seats: the data says nothing of
+    # it (the penalty sets its weight to 0), so it keeps its committed weight for saved decks.
+    unseen = ~np.any(x[train] != 0.0, axis=0)
+    w[unseen] = committed[unseen]
     old = material_logits([rows[i] for i in test])
     took = time.perf_counter() - start
     print(f"{len(rows):,} positions from {args.matches:,} matches in {took:.0f} s")
@@ -148,8 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {label} | {loss:.3f} | {100 * called:.1f}% |")
     print()
     print("FITTED_WEIGHTS: dict[str, float] = {")
-    for name, value in zip(names, w, strict=True):
-        print(f'    "{name}": {value:.4f},')
+    for name, value, kept in zip(names, w, unseen, strict=True):
+        note = "  # not in the data: the committed weight" if kept else ""
+        print(f'    "{name}": {value:.4f},{note}')
     print("}")
     assert all(math.isfinite(v) for v in w)
     return 0

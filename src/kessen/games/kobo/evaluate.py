@@ -132,36 +132,37 @@ def game_odds(state: KoboState) -> float:
 #: +1 when seat 0 is to move, else -1). ``trap:…`` counts face-down traps set, ``tac:…``
 #: tactics in hand; ``playable`` is min(empty strategy slots, tactics in hand), ``weak`` the
 #: characters of Lv ≤ 1. Fitted by ``bench/fit_kobo_eval.py`` (Newton's method, L2 1.0) on
-#: 68,214 turn-start positions of 4,000 heuristic self-play matches (random starter-deck
-#: pairs, 0-20% random moves). On the 20% held out: log loss 0.246 and 89.2% of game winners
-#: called, against 0.393 and 81.9% for :func:`game_odds`.
+#: 86,557 turn-start positions of 4,000 heuristic self-play matches under card data version 3
+#: (random starter-deck pairs, 0-20% random moves). On the 20% held out: log loss 0.349 and
+#: 84.3% of game winners called, against 0.368 and 83.1% for the version-2 fit and 0.506 and
+#: 75.7% for :func:`game_odds`.
 FITTED_WEIGHTS: dict[str, float] = {
-    "chars": 0.4971,
-    "lv": 0.1163,
-    "lv_max": 1.0085,
-    "weak": -0.0428,
-    "tdeck": 0.0239,
-    "passes": -0.2059,
-    "playable": 0.4392,
-    "trap:battle-cry": 1.1578,
-    "trap:counter-seal": 1.5819,
-    "trap:covering-fire": 0.6948,
-    "trap:decoy": 0.3373,
-    "trap:holy-barrier": 0.8102,
-    "trap:steadfast": 0.9229,
-    "trap:thorn-armor": 1.6082,
-    "trap:unhealing-wound": 1.2681,
-    "tac:ceasefire": 0.6455,
-    "tac:counter-spell": 0.6707,
-    "tac:hinder": 0.3881,
-    "tac:last-stand": 0.9579,
-    "tac:mass-jamming": 0.4316,
-    "tac:power-surge": 0.5464,
-    "tac:swift-step": 0.4271,
-    "tac:target-change": 0.0520,
-    "tac:total-war": 0.5700,
-    "tac:weaken": 0.6873,
-    "tempo": 0.0805,
+    "chars": 0.1065,
+    "lv": 0.1582,
+    "lv_max": 0.8640,
+    "weak": 0.1913,
+    "tdeck": -0.0309,
+    "passes": -0.2306,
+    "playable": 0.3895,
+    "trap:battle-cry": 0.9736,
+    "trap:counter-seal": 1.4650,
+    "trap:covering-fire": 0.5821,
+    "trap:decoy": 0.2875,
+    "trap:holy-barrier": 0.6688,
+    "trap:steadfast": 0.9229,  # in no starter deck of version 3: its version-2 weight
+    "trap:thorn-armor": 1.3136,
+    "trap:unhealing-wound": 0.9636,
+    "tac:ceasefire": 0.2944,
+    "tac:counter-spell": 0.5964,
+    "tac:hinder": 0.2039,
+    "tac:last-stand": 0.7703,
+    "tac:mass-jamming": 0.8815,
+    "tac:power-surge": 0.5893,
+    "tac:swift-step": 0.2813,
+    "tac:target-change": -0.0338,
+    "tac:total-war": 1.0352,
+    "tac:weaken": 0.5602,
+    "tempo": -0.0250,
 }
 BOARD_FEATURES = ("chars", "lv", "lv_max", "weak", "tdeck", "passes", "playable")
 """The features of :func:`features` before the per-card counts, in order."""

@@ -18,8 +18,8 @@ fitted on self-play outcomes) says a card is worth while it waits in a slot or i
 Both read only the deciding seat's view (its own hand and slots, the public deck lists) and the
 card pool. Screened with ``bench/standby_screen.py`` on heuristic-vs-heuristic mirror games (the
 plan's standby in one seat, the heuristic COM's in the other, both heuristic in play; 5,000
-games): the plan's seat wins 56.5% (55.1–57.9%), the traps rule alone 52.5%, the tactics rule
-alone 53.1%. What it gives the strongest level is measured in ``docs/com-levels.md``.
+games, card data version 3 and the weights fitted on it): the plan's seat wins 58.5%
+(57.1–59.8%), the tactics rule alone 55.6%, the traps rule alone 50.8%. What it gives the strongest level is measured in ``docs/com-levels.md``.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ from kessen.engine.contract import Json
 from kessen.games.kobo import evaluate
 from kessen.games.kobo.heuristic import HeuristicPlayer, card_def, category
 
-TRAP_WORTH = 0.6
-"""The fitted weight a trap needs to be set (the fitted weights run from 0.34 to 1.61)."""
+TRAP_WORTH = 0.5
+"""The fitted weight a trap needs to be set (the fitted weights run from 0.29 to 1.47; 0.6
+left Covering Fire, 0.58, unset and won 55.9%, 0.25 set Decoy too and won 57.1%)."""
 MAX_TRAPS = 4
 """Traps set at most in the standby (the heuristic COM sets three)."""
 SAME_CARD = 0.2
