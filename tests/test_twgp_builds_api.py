@@ -121,7 +121,7 @@ def test_build_files_in_and_out(http: TestClient) -> None:
     mine = build(name='Tens "and" ♠', jokers=True, aside=["s9", "c9", "s8", "joker-b"])
     exported = http.post("/api/decks/twgp/export", json={"deck": mine})
     assert exported.status_code == 200
-    assert exported.headers["content-disposition"] == 'attachment; filename="deck.toml"'
+    assert exported.headers["content-disposition"] == 'attachment; filename="build.toml"'
     text = exported.text
     assert 'vitals = ["s10", "c10", "sk"]' in text and "jokers = true" in text
     assert from_toml(text) == mine == from_toml(to_toml(mine))

@@ -88,6 +88,9 @@ def test_build_save_export_and_play_a_saved_build(browser: Any, store_server: st
     page.wait_for_function(
         "() => document.querySelector('#db-problems').textContent.includes('expected 3 cards')"
     )
+    # The frame speaks of a build, not a deck.
+    assert page.inner_text("#db-edit-title") == "Your build"
+    assert page.inner_text("#db-saved-title") == "Saved builds"
 
     # The filters: kind, base power, keyword.
     page.select_option("#twd-kind", "weapon")
@@ -140,6 +143,7 @@ def test_build_save_export_and_play_a_saved_build(browser: Any, store_server: st
     assert (build["vitals"], build["hand"], build["aside"]) == (VITALS, HAND, ASIDE)
     with page.expect_download() as info:
         page.click("#db-export")
+    assert info.value.suggested_filename == "build.toml"
     exported = tomllib.loads(Path(info.value.path()).read_text(encoding="utf-8"))
     assert exported == build
     shot(page, "twgp_builder_en")

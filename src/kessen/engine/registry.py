@@ -113,12 +113,14 @@ class DeckFormat:
     with the place of the mistake; ``to_toml`` writes a file ``from_toml`` reads back).
 
     A saved deck chosen for a seat of a new game fills that seat's entry of the config's list
-    ``config_key`` (``decks``; TWGP's builds go to ``builds``), as ``for_seat`` makes it."""
+    ``config_key`` (``decks``; TWGP's builds go to ``builds``), as ``for_seat`` makes it.
+    An exported file is named by the deck's ``slug``, else ``file_stem``."""
 
     check: Callable[[Mapping[str, Any], str], DeckCheck]
     from_toml: Callable[[str], Json]
     to_toml: Callable[[Mapping[str, Any]], str]
     extension: str = "toml"
+    file_stem: str = "deck"
     config_key: str = "decks"
     for_seat: ForSeat = named_deck
 

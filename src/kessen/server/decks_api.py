@@ -232,7 +232,8 @@ def decks_router(store: MatchStore | None, rulesets: tuple[str, ...]) -> APIRout
     async def export_deck(ruleset: str, body: DeckBody) -> PlainTextResponse:
         deck, _ = shaped(ruleset, body.deck)
         found = deck_format(ruleset)
-        slug = str(deck.get("slug", "deck")) if isinstance(deck, dict) else "deck"
+        slug = deck.get("slug") if isinstance(deck, dict) else None
+        slug = str(slug) if slug else found.file_stem
         return PlainTextResponse(
             found.to_toml(deck),
             media_type="application/toml; charset=utf-8",

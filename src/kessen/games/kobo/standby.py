@@ -19,7 +19,8 @@ Both read only the deciding seat's view (its own hand and slots, the public deck
 card pool. Screened with ``bench/standby_screen.py`` on heuristic-vs-heuristic mirror games (the
 plan's standby in one seat, the heuristic COM's in the other, both heuristic in play; 5,000
 games, card data version 3 and the weights fitted on it): the plan's seat wins 58.5%
-(57.1–59.8%), the tactics rule alone 55.6%, the traps rule alone 50.8%. What it gives the strongest level is measured in ``docs/com-levels.md``.
+(57.1–59.8%), the tactics rule alone 55.6%, the traps rule alone 53.3%. What it gives the
+strongest level is measured in ``docs/com-levels.md``.
 """
 
 from __future__ import annotations

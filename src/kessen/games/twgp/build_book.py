@@ -166,6 +166,7 @@ TWGP_BUILDS = DeckFormat(
     from_toml=from_toml,
     to_toml=to_toml,
     extension="toml",
+    file_stem="build",
     config_key="builds",
     for_seat=for_seat,
 )

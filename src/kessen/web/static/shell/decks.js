@@ -9,7 +9,7 @@
 // Deck names are the player's own text: they are shown with textContent only.
 
 import { $, h, put } from './dom.js';
-import { t } from './i18n.js';
+import { t, texts } from './i18n.js';
 import { toast } from './overlay.js';
 import { gameOf } from './registry.js';
 import { showScreen } from './session.js';
@@ -40,6 +40,12 @@ const B = {
 };
 
 const hook = () => gameOf(B.ruleset).deckBuilder;
+/** The builder's words: a game's own (`deckBuilder.words`, e.g. TWGP's "build" for "deck")
+ *  over the shell's `db_*` texts. */
+const w = (key, params) => {
+  const words = hook()?.words;
+  return words ? texts(words)(key, params) : t(key, params);
+};
 const lang = () => S.settings.lang;
 const canStore = () => !!(S.meta && S.meta.store);
 
@@ -93,7 +99,7 @@ async function refreshSaved() {
   try {
     await loadSavedDecks(B.ruleset);
   } catch (err) {
-    toast(t('db_err'), err.message, 'error');
+    toast(w('db_err'), err.message, 'error');
   }
   renderSaved();
 }
@@ -156,65 +162,65 @@ function build() {
   body.dataset.built = key;
   const g = gameOf(B.ruleset);
   $('#db-logo').textContent = g.brand;
-  const from = h('select', { id: 'db-from', 'aria-label': t('db_new_from') },
-    h('option', { value: '', text: t('db_blank') }),
-    hook().starters().map((s) => h('option', { value: s.key, text: t('db_from_starter', { name: s.name }) })));
+  const from = h('select', { id: 'db-from', 'aria-label': w('db_new_from') },
+    h('option', { value: '', text: w('db_blank') }),
+    hook().starters().map((s) => h('option', { value: s.key, text: w('db_from_starter', { name: s.name }) })));
   put(body,
     h('div', { class: 'db-bar' },
-      h('label', { class: 'db-from' }, h('span', { text: t('db_new_from') }), from),
-      h('button', { type: 'button', id: 'db-new', class: 'tool', text: t('db_new'), onclick: (ev) => guarded(ev.currentTarget, newDeck) }),
+      h('label', { class: 'db-from' }, h('span', { text: w('db_new_from') }), from),
+      h('button', { type: 'button', id: 'db-new', class: 'tool', text: w('db_new'), onclick: (ev) => guarded(ev.currentTarget, newDeck) }),
       h('span', { class: 'db-bar-gap' }),
-      h('button', { type: 'button', id: 'db-save', class: 'tool accent', text: t('db_save'), onclick: () => save(false) }),
-      h('button', { type: 'button', id: 'db-save-new', class: 'tool', text: t('db_save_new'), onclick: () => save(true) }),
-      h('button', { type: 'button', id: 'db-import-open', class: 'tool', text: t('db_import'), 'aria-expanded': 'false', onclick: toggleImport }),
-      h('button', { type: 'button', id: 'db-export', class: 'tool', text: t('db_export'), onclick: exportDeck })),
+      h('button', { type: 'button', id: 'db-save', class: 'tool accent', text: w('db_save'), onclick: () => save(false) }),
+      h('button', { type: 'button', id: 'db-save-new', class: 'tool', text: w('db_save_new'), onclick: () => save(true) }),
+      h('button', { type: 'button', id: 'db-import-open', class: 'tool', text: w('db_import'), 'aria-expanded': 'false', onclick: toggleImport }),
+      h('button', { type: 'button', id: 'db-export', class: 'tool', text: w('db_export'), onclick: exportDeck })),
     importPanel(),
     h('p', { id: 'db-note', class: 'db-note', role: 'status', 'aria-live': 'polite' }),
     h('div', { class: 'db-main' },
       h('section', { class: 'db-pool', 'aria-labelledby': 'db-pool-title' },
-        h('h2', { id: 'db-pool-title', text: t('db_pool') }),
+        h('h2', { id: 'db-pool-title', text: w('db_pool') }),
         h('div', { id: 'db-pool' })),
       h('div', { class: 'db-side' },
       h('section', { class: 'db-edit', 'aria-labelledby': 'db-edit-title' },
-        h('h2', { id: 'db-edit-title', text: t('db_deck') }),
+        h('h2', { id: 'db-edit-title', text: w('db_deck') }),
         h('div', { class: 'db-sticky' },
-          h('label', { class: 'db-name' }, h('span', { text: t('db_name') }),
-            h('input', { id: 'db-name', type: 'text', maxlength: String(MAX_NAME), placeholder: t('db_untitled'), autocomplete: 'off', oninput: (ev) => { B.name = ev.target.value; changed(); } })),
+          h('label', { class: 'db-name' }, h('span', { text: w('db_name') }),
+            h('input', { id: 'db-name', type: 'text', maxlength: String(MAX_NAME), placeholder: w('db_untitled'), autocomplete: 'off', oninput: (ev) => { B.name = ev.target.value; changed(); } })),
           h('div', { id: 'db-status', class: 'db-status', role: 'status', 'aria-live': 'polite' })),
         h('ul', { id: 'db-problems', class: 'db-problems' }),
         h('div', { id: 'db-deck' })),
       h('section', { class: 'db-saved', 'aria-labelledby': 'db-saved-title' },
-        h('h2', { id: 'db-saved-title', text: t('db_saved') }),
+        h('h2', { id: 'db-saved-title', text: w('db_saved') }),
         h('ul', { id: 'db-saved-list', class: 'db-saved-list' })))));
 }
 
 function importPanel() {
-  const area = h('textarea', { id: 'db-import-text', rows: '8', maxlength: String(MAX_TOML), spellcheck: 'false', 'aria-label': t('db_import_hint') });
+  const area = h('textarea', { id: 'db-import-text', rows: '8', maxlength: String(MAX_TOML), spellcheck: 'false', 'aria-label': w('db_import_hint') });
   const file = h('input', { id: 'db-import-file', type: 'file', accept: '.toml,text/plain,application/toml' });
   file.addEventListener('change', async () => {
     const chosen = file.files && file.files[0];
     file.value = '';
     if (!chosen) return;
     if (chosen.size > MAX_TOML * 4) {
-      showImportErrors([t('db_import_too_large', { n: MAX_TOML })]);
+      showImportErrors([w('db_import_too_large', { n: MAX_TOML })]);
       return;
     }
     area.value = await chosen.text();
     importDeck();
   });
   return h('div', { id: 'db-import', class: 'db-import', hidden: true },
-    h('p', { class: 'hint', text: t('db_import_hint') }),
+    h('p', { class: 'hint', text: w('db_import_hint') }),
     area,
     h('div', { class: 'db-import-actions' },
-      h('label', { class: 'tool db-file' }, h('span', { text: t('db_import_file') }), file),
-      h('button', { type: 'button', id: 'db-import-go', class: 'tool accent', text: t('db_import_go'), onclick: () => importDeck() }),
-      h('button', { type: 'button', class: 'link', text: t('db_cancel'), onclick: toggleImport })),
+      h('label', { class: 'tool db-file' }, h('span', { text: w('db_import_file') }), file),
+      h('button', { type: 'button', id: 'db-import-go', class: 'tool accent', text: w('db_import_go'), onclick: () => importDeck() }),
+      h('button', { type: 'button', class: 'link', text: w('db_cancel'), onclick: toggleImport })),
     h('div', { id: 'db-import-errors', class: 'db-import-errors', role: 'alert' }));
 }
 
 /** "N problems" (one problem said as such). */
 export function problemCount(n) {
-  return n === 1 ? t('db_problem_one') : t('db_problems', { n });
+  return n === 1 ? w('db_problem_one') : w('db_problems', { n });
 }
 
 function renderStatus() {
@@ -222,11 +228,11 @@ function renderStatus() {
   if (!el) return;
   el.className = `db-status ${B.status}`;
   const size = B.deck ? hook().summary(B.deck) : '';
-  const state = B.status === 'pending' ? t('db_checking') : (B.status === 'ok' ? t('db_valid') : problemCount(B.problems.length));
+  const state = B.status === 'pending' ? w('db_checking') : (B.status === 'ok' ? w('db_valid') : problemCount(B.problems.length));
   put(el,
     h('span', { class: 'db-state', text: state }),
     h('span', { class: 'db-size', text: size }),
-    h('span', { class: 'db-where', text: B.id ? (B.dirty ? t('db_unsaved') : t('db_saved_as', { name: savedName(B.id) })) : t('db_not_saved') }));
+    h('span', { class: 'db-where', text: B.id ? (B.dirty ? w('db_unsaved') : w('db_saved_as', { name: savedName(B.id) })) : w('db_not_saved') }));
 }
 
 function savedName(id) {
@@ -252,7 +258,7 @@ function renderEditor() {
   const store = canStore();
   $('#db-save').disabled = !store;
   $('#db-save-new').disabled = !store;
-  $('#db-save').textContent = B.id ? t('db_save') : t('db_save_first');
+  $('#db-save').textContent = B.id ? w('db_save') : w('db_save_first');
 }
 
 function apply(slug, delta) {
@@ -266,12 +272,12 @@ function renderSaved() {
   const list = $('#db-saved-list');
   if (!list) return;
   if (!canStore()) {
-    put(list, h('li', { class: 'muted', text: t('db_no_store') }));
+    put(list, h('li', { class: 'muted', text: w('db_no_store') }));
     return;
   }
   const decks = B.saved[B.ruleset] || [];
   if (!decks.length) {
-    put(list, h('li', { class: 'muted', text: t('db_none_saved') }));
+    put(list, h('li', { class: 'muted', text: w('db_none_saved') }));
     return;
   }
   put(list, decks.map(savedRow));
@@ -281,27 +287,27 @@ function savedRow(d) {
   const bad = d.problems.length;
   const row = h('li', { class: `db-saved-row${d.id === B.id ? ' current' : ''}${bad ? ' invalid' : ''}`, dataset: { id: String(d.id) } });
   if (B.renaming === d.id) {
-    const input = h('input', { type: 'text', class: 'db-rename-input', value: d.name, maxlength: String(MAX_NAME), 'aria-label': t('db_name') });
+    const input = h('input', { type: 'text', class: 'db-rename-input', value: d.name, maxlength: String(MAX_NAME), 'aria-label': w('db_name') });
     input.addEventListener('keydown', (ev) => {
       if (ev.key === 'Enter') rename(d, input.value);
       if (ev.key === 'Escape') { B.renaming = null; renderSaved(); }
     });
     put(row, input,
       h('span', { class: 'db-saved-actions' },
-        h('button', { type: 'button', class: 'tool accent db-rename-ok', text: t('db_ok'), onclick: () => rename(d, input.value) }),
-        h('button', { type: 'button', class: 'tool', text: t('db_cancel'), onclick: () => { B.renaming = null; renderSaved(); } })));
+        h('button', { type: 'button', class: 'tool accent db-rename-ok', text: w('db_ok'), onclick: () => rename(d, input.value) }),
+        h('button', { type: 'button', class: 'tool', text: w('db_cancel'), onclick: () => { B.renaming = null; renderSaved(); } })));
     setTimeout(() => { input.focus(); input.select(); }, 0);
     return row;
   }
   put(row,
     h('span', { class: 'db-saved-name', text: d.name }),
-    h('span', { class: `db-badge ${bad ? 'bad' : 'ok'}`, text: bad ? problemCount(bad) : t('db_valid'), title: d.problems.map((p) => p.text).join('\n') }),
+    h('span', { class: `db-badge ${bad ? 'bad' : 'ok'}`, text: bad ? problemCount(bad) : w('db_valid'), title: d.problems.map((p) => p.text).join('\n') }),
     h('span', { class: 'db-saved-size muted', text: hook().summary(d.deck) }),
     h('span', { class: 'db-saved-actions' },
-      h('button', { type: 'button', class: 'tool db-open', text: t('db_open'), onclick: (ev) => guarded(ev.currentTarget, () => open(d)) }),
-      h('button', { type: 'button', class: 'tool db-rename', text: t('db_rename'), onclick: () => { B.renaming = d.id; renderSaved(); } }),
-      h('button', { type: 'button', class: 'tool db-copy', text: t('db_copy'), onclick: () => copy(d) }),
-      h('button', { type: 'button', class: 'tool db-delete', text: t('db_delete'), onclick: (ev) => armed(ev.currentTarget, t('db_delete_confirm'), () => remove(d)) })));
+      h('button', { type: 'button', class: 'tool db-open', text: w('db_open'), onclick: (ev) => guarded(ev.currentTarget, () => open(d)) }),
+      h('button', { type: 'button', class: 'tool db-rename', text: w('db_rename'), onclick: () => { B.renaming = d.id; renderSaved(); } }),
+      h('button', { type: 'button', class: 'tool db-copy', text: w('db_copy'), onclick: () => copy(d) }),
+      h('button', { type: 'button', class: 'tool db-delete', text: w('db_delete'), onclick: (ev) => armed(ev.currentTarget, w('db_delete_confirm'), () => remove(d)) })));
   return row;
 }
 
@@ -322,7 +328,7 @@ function armed(button, question, fn) {
 /** Replace the deck being edited: at once, or on a second press when it has unsaved changes. */
 function guarded(button, fn) {
   if (!B.dirty) fn();
-  else armed(button, t('db_discard_confirm'), fn);
+  else armed(button, w('db_discard_confirm'), fn);
 }
 
 function note(text) {
@@ -335,18 +341,18 @@ function note(text) {
 function newDeck() {
   const key = $('#db-from').value;
   const starter = hook().starters().find((s) => s.key === key);
-  if (starter) edit(structuredClone(starter.deck), { name: t('db_copy_name', { name: starter.name }), dirty: true });
+  if (starter) edit(structuredClone(starter.deck), { name: w('db_copy_name', { name: starter.name }), dirty: true });
   else edit(hook().blank(), { name: '' });
   note('');
 }
 
 function open(d) {
   edit(structuredClone(d.deck), { id: d.id, name: d.name });
-  note(t('db_opened', { name: d.name }));
+  note(w('db_opened', { name: d.name }));
 }
 
 async function save(asNew) {
-  const name = (B.name.trim() || t('db_untitled')).slice(0, MAX_NAME);
+  const name = (B.name.trim() || w('db_untitled')).slice(0, MAX_NAME);
   const deck = hook().named(B.deck, name);
   try {
     const saved = asNew || !B.id
@@ -356,9 +362,9 @@ async function save(asNew) {
     B.name = saved.name;
     B.deck = saved.deck;
     B.dirty = false;
-    note(t('db_saved_ok', { name: saved.name }));
+    note(w('db_saved_ok', { name: saved.name }));
   } catch (err) {
-    toast(t('db_err'), err.message, 'error');
+    toast(w('db_err'), err.message, 'error');
   }
   await refreshSaved();
   renderEditor();
@@ -371,21 +377,21 @@ async function rename(d, name) {
     const saved = await api('PUT', `/api/decks/${B.ruleset}/${d.id}`, { name: clean, deck: hook().named(d.deck, clean) });
     if (B.id === d.id) B.name = saved.name;
     B.renaming = null;
-    note(t('db_renamed', { name: saved.name }));
+    note(w('db_renamed', { name: saved.name }));
   } catch (err) {
-    toast(t('db_err'), err.message, 'error');
+    toast(w('db_err'), err.message, 'error');
   }
   await refreshSaved();
   renderEditor();
 }
 
 async function copy(d) {
-  const name = t('db_copy_name', { name: d.name }).slice(0, MAX_NAME);
+  const name = w('db_copy_name', { name: d.name }).slice(0, MAX_NAME);
   try {
     const saved = await api('POST', `/api/decks/${B.ruleset}/${d.id}/copy`, { name });
-    note(t('db_copied', { name: saved.name }));
+    note(w('db_copied', { name: saved.name }));
   } catch (err) {
-    toast(t('db_err'), err.message, 'error');
+    toast(w('db_err'), err.message, 'error');
   }
   await refreshSaved();
 }
@@ -397,9 +403,9 @@ async function remove(d) {
       B.id = null;
       B.dirty = true;
     }
-    note(t('db_deleted', { name: d.name }));
+    note(w('db_deleted', { name: d.name }));
   } catch (err) {
-    toast(t('db_err'), err.message, 'error');
+    toast(w('db_err'), err.message, 'error');
   }
   await refreshSaved();
   renderEditor();
@@ -415,7 +421,7 @@ function toggleImport() {
 function showImportErrors(lines) {
   B.importErrors = lines;
   put($('#db-import-errors'), lines.length ? [
-    h('strong', { text: t('db_import_errors') }),
+    h('strong', { text: w('db_import_errors') }),
     h('ul', null, lines.map((line) => h('li', { text: line }))),
   ] : []);
 }
@@ -424,7 +430,7 @@ async function importDeck() {
   const text = $('#db-import-text').value;
   if (!text.trim()) return;
   if (text.length > MAX_TOML) {
-    showImportErrors([t('db_import_too_large', { n: MAX_TOML })]);
+    showImportErrors([w('db_import_too_large', { n: MAX_TOML })]);
     return;
   }
   try {
@@ -434,7 +440,7 @@ async function importDeck() {
     $('#db-import-open').setAttribute('aria-expanded', 'false');
     const name = hook().nameOf(res.deck, lang());
     edit(res.deck, { name, dirty: true });
-    note(t('db_imported', { name }));
+    note(w('db_imported', { name }));
   } catch (err) {
     showImportErrors(err.problems || [err.message]);
   }
@@ -460,9 +466,9 @@ async function exportDeck() {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
-    note(t('db_exported', { file: found ? found[1] : 'deck.toml' }));
+    note(w('db_exported', { file: found ? found[1] : 'deck.toml' }));
   } catch (err) {
-    toast(t('db_err'), err.message, 'error');
+    toast(w('db_err'), err.message, 'error');
   }
 }
 

@@ -60,6 +60,8 @@
 //                         (set(deck): the deck replaced by an edit of the game's own, such as
 //                         TWGP's placing a card in a part of its build). The frame does the
 //                         rest: name, live problems, saved decks, import and export.
+//       words             optional: {ja: {...}, en: {...}} over the frame's `db_*` texts (TWGP
+//                         says 構築 / "build" where Kōbō says デッキ / "deck").
 //   helpAnchor            optional: the heading id of the game's rules document
 //                         (/api/rules/<id>) that the board's ルール button opens at (its
 //                         screen guide); without it, the first section (see `screenGuide`).
