@@ -223,3 +223,31 @@ def test_builds_that_cannot_be_played_are_refused(http: TestClient) -> None:
         ).status_code
         == 200
     )
+
+
+def test_between_two_people_the_creator_fixes_only_their_own_build(http: TestClient) -> None:
+    """A build is hidden information: the creator of a match between two people may not
+    choose (and so know) the other player's; the other seat builds in the game."""
+    good = http.post("/api/decks/twgp", json={"name": "Good", "deck": build()}).json()
+    for theirs in ({"saved": good["id"]}, {"vitals": ["h10", "d10", "hK"], "hand": []}):
+        refused = http.post(
+            "/api/games",
+            json={"ruleset": "twgp", "mode": "vs_human", "config": {"builds": [None, theirs]}},
+        )
+        assert refused.status_code == 422
+        assert "builds[1]: in a match between two people the other player makes" in refused.text
+    mine = http.post(
+        "/api/games",
+        json={
+            "ruleset": "twgp",
+            "mode": "vs_human",
+            "config": {"builds": [{"saved": good["id"]}, None]},
+        },
+    )
+    assert mine.status_code == 200 and "invite" in mine.json()
+    # Against COM either seat's build may be fixed, as before.
+    com = http.post(
+        "/api/games",
+        json={"ruleset": "twgp", "config": {"builds": [None, {"saved": good["id"]}]}},
+    )
+    assert com.status_code == 200

@@ -168,6 +168,15 @@ def test_build_save_export_and_play_a_saved_build(browser: Any, store_server: st
     page.select_option("#tw-build-0", good)
     page.select_option("#tw-build-1", good)
     shot(page, "twgp_builder_start_en")
+    # Between two people the friend's build is their secret: its select is fixed.
+    page.check('input[name=mode][value="vs_human"]')
+    page.wait_for_function("() => document.querySelector('#tw-build-1').disabled")
+    friend = page.inner_text("#tw-build-1")
+    assert friend == "Your friend builds their own (a build is their secret)"
+    assert page.input_value("#tw-build-0") == good
+    page.check('input[name=mode][value="vs_com"]')
+    page.wait_for_function("() => !document.querySelector('#tw-build-1').disabled")
+    page.select_option("#tw-build-1", good)
 
     # A game vs COM with the saved build in both seats: play starts at turn 1 with exactly it.
     page.click("#start details.advanced summary")

@@ -114,13 +114,16 @@ class DeckFormat:
 
     A saved deck chosen for a seat of a new game fills that seat's entry of the config's list
     ``config_key`` (``decks``; TWGP's builds go to ``builds``), as ``for_seat`` makes it.
-    An exported file is named by the deck's ``slug``, else ``file_stem``."""
+    An exported file is named by the deck's ``slug``, else ``file_stem``. A ``secret`` list is
+    hidden information of its seat (TWGP's builds; Kōbō's deck lists are public): in a match
+    between two people the creator may fix only their own seat's."""
 
     check: Callable[[Mapping[str, Any], str], DeckCheck]
     from_toml: Callable[[str], Json]
     to_toml: Callable[[Mapping[str, Any]], str]
     extension: str = "toml"
     file_stem: str = "deck"
+    secret: bool = False
     config_key: str = "decks"
     for_seat: ForSeat = named_deck
 

@@ -42,7 +42,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from kessen.engine import registry
 from kessen.engine.contract import RulesError
 from kessen.server.content_api import content_router
-from kessen.server.decks_api import SavedRef, decks_router, with_saved_decks
+from kessen.server.decks_api import (
+    SavedRef,
+    decks_router,
+    refuse_fixed_secret,
+    with_saved_decks,
+)
 from kessen.server.friend_api import ClockSpec, friend_router
 from kessen.server.hub import DEFAULT_PACE, Client, Full, Hub
 from kessen.server.limits import (
@@ -245,6 +250,7 @@ def create_app(
             if "decks" not in rules.default_config:
                 raise HTTPException(422, f"{request.ruleset} has no decks to choose")
             config["decks"] = request.decks
+        refuse_fixed_secret(request.ruleset, config, request.mode)
         config = await asyncio.to_thread(with_saved_decks, store, request.ruleset, config)
         seed = request.seed if request.seed is not None else random.SystemRandom().randrange(2**62)
         pace = request.pace if request.pace is not None else hub.pace

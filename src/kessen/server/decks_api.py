@@ -117,6 +117,24 @@ def with_saved_decks(store: MatchStore | None, ruleset: str, config: Json) -> Js
     return {**config, key: resolved}
 
 
+def refuse_fixed_secret(ruleset: str, config: Mapping[str, Any], mode: str) -> None:
+    """422 when a match between two people (``vs_human``) fixes the second seat's secret list
+    (a TWGP build: its owner's hidden information, which the creator must not choose or know);
+    that seat builds its own in the game."""
+    found = registry.get(ruleset).decks
+    if mode != "vs_human" or found is None or not found.secret:
+        return
+    entries = config.get(found.config_key)
+    if not isinstance(entries, Sequence) or isinstance(entries, str):
+        return
+    if len(entries) > 1 and entries[1] is not None:
+        raise HTTPException(
+            422,
+            f"{found.config_key}[1]: in a match between two people the other player makes "
+            "their own (a build is hidden information); leave it null",
+        )
+
+
 def _is_ref(item: Any) -> bool:
     """Whether a deck of a config names a saved deck (``{"saved": <positive id>}``)."""
     if isinstance(item, SavedRef):

@@ -167,6 +167,7 @@ TWGP_BUILDS = DeckFormat(
     to_toml=to_toml,
     extension="toml",
     file_stem="build",
+    secret=True,
     config_key="builds",
     for_seat=for_seat,
 )

@@ -286,6 +286,12 @@ export function buildSelects(box, ctx, keep, redraw) {
   const other = ctx.mode === 'vs_com' ? 'bd_seat_com' : (ctx.mode === 'com_vs_com' ? 'bd_seat_top' : 'bd_seat_other');
   const mine = ctx.mode === 'com_vs_com' ? 'bd_seat_bottom' : 'bd_seat_you';
   return h('div', { class: 'tw-builds' }, [0, 1].map((seat) => {
+    if (seat === 1 && ctx.mode === 'vs_human') {
+      // A build is its player's secret (twgp-trump.md §2.2): a friend builds their own.
+      const fixed = h('select', { name: 'build1', id: 'tw-build-1', disabled: true, dataset: { build: '1', fixed: '1' } },
+        h('option', { value: '', text: tx('bd_friend_builds') }));
+      return h('label', { class: 'tw-build' }, h('span', { text: tx(other) }), fixed);
+    }
     const sel = h('select', { name: `build${seat}`, id: `tw-build-${seat}`, dataset: { build: String(seat) } },
       h('option', { value: '', text: tx('bd_in_game') }),
       saved.length ? h('optgroup', { label: tx('bd_saved_group') },
@@ -301,7 +307,7 @@ export function buildSelects(box, ctx, keep, redraw) {
 export function refreshBuildSelects(box) {
   const quick = !!($('input[name="quickStart"]', box) || {}).checked;
   for (const sel of box.querySelectorAll('select[data-build]')) {
-    sel.disabled = quick;
+    sel.disabled = quick || !!sel.dataset.fixed;
     for (const o of sel.querySelectorAll('option')) {
       const d = savedOf(o.value);
       if (d) fillOption(o, d, box);

@@ -123,7 +123,7 @@ export const TX = {
     bd_n_cards: '{n}枚', bd_jokers: 'ジョーカーを使う（jokersスイッチのゲーム用、プール27枚・除外4枚）',
     bd_in_game: 'ゲーム中に構築', bd_saved_group: '保存した構築', bd_saved_invalid: '{name}（{why}：選べません）', bd_saved_option: '{name}（{size}）',
     bd_needs_jokers: 'jokersスイッチ用', bd_no_jokers: 'jokersなし用',
-    bd_seat_you: 'あなたの構築', bd_seat_com: 'COMの構築', bd_seat_other: '相手の構築',
+    bd_seat_you: 'あなたの構築', bd_seat_com: 'COMの構築', bd_seat_other: '相手の構築', bd_friend_builds: '相手が自分で構築します（構築は相手だけの秘密）',
     bd_seat_bottom: '下側の構築', bd_seat_top: '上側の構築',
   },
   en: {
@@ -244,7 +244,7 @@ export const TX = {
     bd_n_cards: '{n} cards', bd_jokers: 'Use the joker (for games with the jokers switch: a 27-card pool, 4 set aside)',
     bd_in_game: 'Build during the game', bd_saved_group: 'Saved builds', bd_saved_invalid: '{name} ({why}: cannot be chosen)', bd_saved_option: '{name} ({size})',
     bd_needs_jokers: 'for jokers games', bd_no_jokers: 'for games without jokers',
-    bd_seat_you: 'Your build', bd_seat_com: "COM's build", bd_seat_other: "The other seat's build",
+    bd_seat_you: 'Your build', bd_seat_com: "COM's build", bd_seat_other: "The other seat's build", bd_friend_builds: 'Your friend builds their own (a build is their secret)',
     bd_seat_bottom: "Bottom seat's build", bd_seat_top: "Top seat's build",
   },
 };
