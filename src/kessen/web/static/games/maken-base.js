@@ -4,8 +4,8 @@
 
 import { lang, TX, tx } from './maken-strings.js';
 import { catalogLoader } from '../shell/catalog.js';
+import { bannerFor } from '../shell/outcome.js';
 import { isSpectator, me, seatName, whoseOf } from '../shell/seats.js';
-import { S } from '../shell/state.js';
 
 /* ================================================================== local state */
 
@@ -186,25 +186,7 @@ export function reasonText(reason) {
 }
 
 export function bannerInfo(v) {
-  const hist = v.history;
-  if (S.replay) {
-    const head = `${tx('replay')} · ${tx('step', { step: hist.step, steps: hist.steps })}`;
-    if (v.outcome) return { cls: 'history over', text: head, sub: `${tx('over')} — ${outcomeTitle(v)}` };
-    const p = v.pending;
-    return { cls: 'history', text: head, sub: p ? `${seatName(p.seat)} · ${promptName(p.prompt)}` : '' };
-  }
-  if (v.session.mode === 'com_vs_com' && !hist.live) {
-    return { cls: 'history', text: tx('history_view', { step: hist.step, steps: hist.steps }) };
-  }
-  if (v.outcome) return { cls: 'over', text: `${tx('over')} — ${outcomeTitle(v)}` };
-  const p = v.pending;
-  if (!p) return { cls: 'wait', text: '' };
-  const name = promptName(p.prompt);
-  if (isSpectator()) {
-    return { cls: 'spect', text: `${tx('spectating')} · ${tx('waiting_seat', { who: seatName(p.seat) })}`, sub: name };
-  }
-  if (p.seat === me()) return { cls: 'mine', text: tx('your_move'), sub: name };
-  return { cls: 'theirs', text: tx('opp_thinking'), sub: name };
+  return bannerFor(v, { tx, outcomeTitle, promptName });
 }
 
 /** "Your" / "Opponent's" / "P1's" before a zone name. */

@@ -5,7 +5,8 @@ import { outcomeTitle } from './twgp-board.js';
 import { TX, tx } from './twgp-strings.js';
 import { catalogLoader } from '../shell/catalog.js';
 import { $ } from '../shell/dom.js';
-import { isSpectator, me, seatName } from '../shell/seats.js';
+import { bannerFor } from '../shell/outcome.js';
+import { me } from '../shell/seats.js';
 import { S } from '../shell/state.js';
 
 /* ================================================================== local state */
@@ -293,24 +294,10 @@ export function windowOf(v) {
 }
 
 export function bannerInfo(v) {
-  const hist = v.history;
-  if (S.replay) {
-    const head = `${tx('replay')} · ${tx('step', { step: hist.step, steps: hist.steps })}`;
-    if (v.outcome) return { cls: 'history over', text: head, sub: `${tx('over')} — ${outcomeTitle(v)}` };
-    const p = v.pending;
-    return { cls: 'history', text: head, sub: p ? `${seatName(p.seat)} · ${promptName(p.prompt)}` : '' };
-  }
-  if (v.session.mode === 'com_vs_com' && !hist.live) {
-    return { cls: 'history', text: tx('history_view', { step: hist.step, steps: hist.steps }) };
-  }
-  if (v.outcome) return { cls: 'over', text: `${tx('over')} — ${outcomeTitle(v)}` };
-  const p = v.pending;
-  if (!p) return { cls: 'wait', text: '' };
-  const name = promptName(p.prompt);
-  if (isSpectator()) {
-    return { cls: `spect ${p.seat === me() ? 'mine' : 'theirs'}`, text: `${tx('spectating')} · ${tx('waiting_seat', { who: seatName(p.seat) })}`, sub: name };
-  }
-  if (p.seat === me()) return { cls: 'mine', text: p.prompt === 'response' ? tx('your_response') : tx('your_move'), sub: name };
-  return { cls: 'theirs', text: p.prompt === 'response' ? tx('opp_responding') : tx('opp_thinking'), sub: name };
+  return bannerFor(v, {
+    tx, outcomeTitle, promptName,
+    mine: (p) => (p.prompt === 'response' ? tx('your_response') : tx('your_move')),
+    theirs: (p) => (p.prompt === 'response' ? tx('opp_responding') : tx('opp_thinking')),
+  });
 }
 

@@ -1,12 +1,43 @@
-// What the one-game rulesets (TWGP, Project Maken) draw alike: the operation panel while the
-// player has nothing to decide (the game is over, nothing is pending, another seat decides),
-// and the end-of-game dialog. Each game gives its own words; the shell gives the shape.
+// What the one-game rulesets (TWGP, Project Maken) draw alike: the top bar's banner, the
+// operation panel while the player has nothing to decide (the game is over, nothing is
+// pending, another seat decides), and the end-of-game dialog. Each game gives its own words;
+// the shell gives the shape.
 
 import { h, put } from './dom.js';
 import { closeOverlay, openOverlay } from './overlay.js';
 import { isMyPrompt, isSpectator, me, seatName } from './seats.js';
 import { leaveGame, playAgain } from './session.js';
 import { S } from './state.js';
+
+/**
+ * The top bar's banner of a one-game ruleset: {cls, text, sub} for a replay, a COM vs COM
+ * game looked at in its history, a finished game, a spectator, the player's own prompt and
+ * another seat's. `g` gives the game's words: tx(key) (replay, step, over, history_view,
+ * spectating, waiting_seat, your_move, opp_thinking), outcomeTitle(v), promptName(prompt),
+ * and optionally mine(p) / theirs(p) (the text of the player's own prompt and of another
+ * seat's, e.g. TWGP's response window; default your_move / opp_thinking).
+ */
+export function bannerFor(v, g) {
+  const hist = v.history;
+  if (S.replay) {
+    const head = `${g.tx('replay')} · ${g.tx('step', { step: hist.step, steps: hist.steps })}`;
+    if (v.outcome) return { cls: 'history over', text: head, sub: `${g.tx('over')} — ${g.outcomeTitle(v)}` };
+    const p = v.pending;
+    return { cls: 'history', text: head, sub: p ? `${seatName(p.seat)} · ${g.promptName(p.prompt)}` : '' };
+  }
+  if (v.session.mode === 'com_vs_com' && !hist.live) {
+    return { cls: 'history', text: g.tx('history_view', { step: hist.step, steps: hist.steps }) };
+  }
+  if (v.outcome) return { cls: 'over', text: `${g.tx('over')} — ${g.outcomeTitle(v)}` };
+  const p = v.pending;
+  if (!p) return { cls: 'wait', text: '' };
+  const sub = g.promptName(p.prompt);
+  if (isSpectator()) {
+    return { cls: `spect ${p.seat === me() ? 'mine' : 'theirs'}`, text: `${g.tx('spectating')} · ${g.tx('waiting_seat', { who: seatName(p.seat) })}`, sub };
+  }
+  if (p.seat === me()) return { cls: 'mine', text: g.mine ? g.mine(p) : g.tx('your_move'), sub };
+  return { cls: 'theirs', text: g.theirs ? g.theirs(p) : g.tx('opp_thinking'), sub };
+}
 
 /**
  * Draw the operation panel's idle states into `body`; true when one applied (the game draws
