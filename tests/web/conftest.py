@@ -16,6 +16,7 @@ import pytest
 from kessen.engine import registry
 from kessen.server.app import RULESETS
 from kessen.server.run import running
+from kessen.store import MatchStore
 
 # Register every ruleset the server offers now, before any test swaps the registry's table for
 # a patched copy (tests/web/test_history.py does): a ruleset first imported inside such a patch
@@ -99,3 +100,12 @@ def page(context: Any, server: str) -> Iterator[Any]:
     pg.goto(server)
     yield pg
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture(scope="module")
+def store_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server (COM pace 0) that keeps matches and saved decks in a fresh store of its own
+    (one per test module)."""
+    path = tmp_path_factory.mktemp("store") / "store.sqlite3"
+    with MatchStore(path) as store, running(pace=0.0, store=store) as url:
+        yield url

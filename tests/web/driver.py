@@ -27,6 +27,14 @@ _READY = """() => {
 }"""
 
 
+def collect_errors(page: Page) -> list[str]:
+    """The page's uncaught errors and console errors, as they come (a test asserts it empty)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
 def shot(page: Page, name: str) -> Path:
     """Save a screenshot of the whole page as ``artifacts/screenshots/<name>.png``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

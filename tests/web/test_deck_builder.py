@@ -6,20 +6,17 @@ deck with problems cannot be chosen. On a phone the screen is one column, never 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from fastapi.testclient import TestClient
 
 from kessen.engine import registry
 from kessen.games.kobo.decks import deck_to_json, option_decks, starter_decks
 from kessen.server.app import create_app
-from kessen.server.run import running
 from kessen.store import MatchStore
-from tests.web.driver import AXE, SIZES, Driver, serious_violations, shot
+from tests.web.driver import AXE, SIZES, Driver, collect_errors, serious_violations, shot
 
 SEED = 29
 QUICK = """(() => {
@@ -30,14 +27,6 @@ QUICK = """(() => {
 })();"""
 
 
-@pytest.fixture(scope="module")
-def store_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server (COM pace 0) that keeps matches and decks in a fresh store."""
-    path = tmp_path_factory.mktemp("decks") / "store.sqlite3"
-    with MatchStore(path) as store, running(pace=0.0, store=store) as url:
-        yield url
-
-
 def open_page(browser: Any, url: str, **options: Any) -> tuple[Any, Any, list[str]]:
     """A fresh context and page on ``url``, collecting JavaScript errors."""
     ctx = browser.new_context(locale="ja-JP", accept_downloads=True, **options)
@@ -45,9 +34,7 @@ def open_page(browser: Any, url: str, **options: Any) -> tuple[Any, Any, list[st
     ctx.add_init_script(QUICK)
     ctx.add_init_script(path=str(AXE))  # axe-core, for the accessibility checks
     page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    errors = collect_errors(page)
     page.set_default_timeout(15_000)
     page.goto(url)
     return ctx, page, errors

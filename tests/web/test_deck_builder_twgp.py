@@ -7,29 +7,17 @@ screen is one column, never wider."""
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from kessen.server.run import running
-from kessen.store import MatchStore
-from tests.web.driver import AXE, SIZES, serious_violations, shots_dir
+from tests.web.driver import AXE, SIZES, collect_errors, serious_violations, shots_dir
 
 SEED = 7
 VITALS = ["s10", "c10", "sk"]
 ASIDE = ["s9", "c9", "s8"]
 HAND = ["sa", "c2", "s3"]
-
-
-@pytest.fixture(scope="module")
-def store_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server (COM pace 0) that keeps matches and builds in a fresh store."""
-    path = tmp_path_factory.mktemp("builds") / "store.sqlite3"
-    with MatchStore(path) as store, running(pace=0.0, store=store) as url:
-        yield url
 
 
 def open_builder(browser: Any, url: str, **options: Any) -> tuple[Any, Any, list[str]]:
@@ -38,9 +26,7 @@ def open_builder(browser: Any, url: str, **options: Any) -> tuple[Any, Any, list
     ctx = browser.new_context(locale="ja-JP", accept_downloads=True, **options)
     ctx.add_init_script(path=str(AXE))
     page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    errors = collect_errors(page)
     page.set_default_timeout(15_000)
     page.goto(url)
     page.check('input[name=game][value="twgp"]')
