@@ -251,3 +251,42 @@ def test_between_two_people_the_creator_fixes_only_their_own_build(http: TestCli
         json={"ruleset": "twgp", "config": {"builds": [None, {"saved": good["id"]}]}},
     )
     assert com.status_code == 200
+
+
+def test_a_server_on_the_network_keeps_its_saved_decks_to_its_own_machine(
+    store_path: Path,
+) -> None:
+    """Served to other machines (``kessen play --host 0.0.0.0``), the saved decks answer only
+    this machine's browser: a friend on another machine can neither read the host's secret
+    builds nor change or play anyone's saved decks; checking, import and export still work."""
+    with MatchStore(store_path) as store:
+        app = create_app(pace=0.0, store=store, host="0.0.0.0", port=8765)
+        base = "http://192.168.1.10:8765"
+        with (
+            TestClient(app, base_url=base, client=("127.0.0.1", 50000)) as local,
+            TestClient(app, base_url=base, client=("192.168.1.20", 50000)) as friend,
+        ):
+            assert local.get("/api/meta").json()["saved_decks"] is True
+            assert friend.get("/api/meta").json()["saved_decks"] is False
+            saved = local.post("/api/decks/twgp", json={"name": "Mine", "deck": build()})
+            assert saved.status_code == 200
+            deck_id = saved.json()["id"]
+            refused = [
+                friend.get("/api/decks/twgp"),
+                friend.post("/api/decks/twgp", json={"name": "X", "deck": build()}),
+                friend.put(f"/api/decks/twgp/{deck_id}", json={"name": "Gone"}),
+                friend.post(f"/api/decks/twgp/{deck_id}/copy", json={"name": "Copy"}),
+                friend.delete(f"/api/decks/twgp/{deck_id}"),
+                friend.post(
+                    "/api/games",
+                    json={"ruleset": "twgp", "config": {"builds": [{"saved": deck_id}, None]}},
+                ),
+            ]
+            for answer in refused:
+                assert answer.status_code == 403, answer.text
+                assert "saved decks belong to the player at the machine" in answer.text
+                assert "s10" not in answer.text and "Mine" not in answer.text
+            assert friend.post("/api/decks/twgp/check", json={"deck": build()}).status_code == 200
+            assert friend.post("/api/games", json={"ruleset": "twgp"}).status_code == 200
+            mine = local.get("/api/decks/twgp").json()["decks"]
+            assert [d["name"] for d in mine] == ["Mine"]  # nothing changed

@@ -46,6 +46,8 @@ from kessen.server.decks_api import (
     SavedRef,
     decks_router,
     refuse_fixed_secret,
+    refuse_remote,
+    uses_saved_decks,
     with_saved_decks,
 )
 from kessen.server.friend_api import ClockSpec, friend_router
@@ -78,7 +80,7 @@ from kessen.server.protocol import (
     error,
     parse_message,
 )
-from kessen.server.security import AllowList, Guard
+from kessen.server.security import LOOPBACK, AllowList, Guard
 from kessen.server.session import SPECTATOR, Mode, Session
 from kessen.server.share import share_origin
 from kessen.store.records import MatchInfo, MatchStore
@@ -174,6 +176,7 @@ def create_app(
     ``max_sessions`` and ``evict_after`` bound the sessions kept in memory.
     """
     allow = AllowList.build(host, port, allow_origins)
+    serves_network = host.strip("[]") not in LOOPBACK
     hub = Hub(
         pace=bounded_pace(pace, DEFAULT_PACE), max_sessions=max_sessions, evict_after=evict_after
     )
@@ -213,8 +216,12 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/api/meta")
-    async def meta() -> dict[str, Any]:
+    async def meta(http: Request) -> dict[str, Any]:
         out: dict[str, Any] = {"pace": hub.pace, "rulesets": {}, "store": store is not None}
+        # Whether this client may use the saved decks (not a browser of another machine when
+        # the server serves the network: decks_api.refuse_remote).
+        client = http.client.host if http.client is not None else ""
+        out["saved_decks"] = store is not None and (not serves_network or client in LOOPBACK)
         out["share"] = share_origin(host, port)  # what shared links name (docs/two-player.md)
         for name in RULESETS:
             try:
@@ -237,7 +244,7 @@ def create_app(
         return registry.get(ruleset).catalog(lang)
 
     @app.post("/api/games")
-    async def new_game(request: NewGame) -> dict[str, Any]:
+    async def new_game(request: NewGame, http: Request) -> dict[str, Any]:
         rules = registry.get(request.ruleset)
         config = dict(rules.default_config)
         try:
@@ -251,6 +258,8 @@ def create_app(
                 raise HTTPException(422, f"{request.ruleset} has no decks to choose")
             config["decks"] = request.decks
         refuse_fixed_secret(request.ruleset, config, request.mode)
+        if uses_saved_decks(request.ruleset, config):
+            refuse_remote(http, serves_network)
         config = await asyncio.to_thread(with_saved_decks, store, request.ruleset, config)
         seed = request.seed if request.seed is not None else random.SystemRandom().randrange(2**62)
         pace = request.pace if request.pace is not None else hub.pace
@@ -291,7 +300,7 @@ def create_app(
     app.include_router(matches_router(store, hub))
     app.include_router(friend_router(hub))
     app.include_router(content_router(RULESETS))
-    app.include_router(decks_router(store, RULESETS))
+    app.include_router(decks_router(store, RULESETS, local_only=serves_network))
 
     @app.websocket("/ws/{game_id}")
     async def play(ws: WebSocket, game_id: str, token: str = "") -> None:

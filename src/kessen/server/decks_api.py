@@ -18,12 +18,13 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Path
+from fastapi import APIRouter, Depends, HTTPException, Path, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from kessen.engine import registry
 from kessen.engine.contract import Json
+from kessen.server.security import LOOPBACK
 from kessen.store.records import MatchStore
 from kessen.store.saved_decks import MAX_NAME, DeckStoreError, SavedDecks
 
@@ -135,6 +136,16 @@ def refuse_fixed_secret(ruleset: str, config: Mapping[str, Any], mode: str) -> N
         )
 
 
+def uses_saved_decks(ruleset: str, config: Mapping[str, Any]) -> bool:
+    """Whether ``config`` names a saved deck (``{"saved": <id>}``) for a seat."""
+    found = registry.get(ruleset).decks
+    key = "decks" if found is None else found.config_key
+    entries = config.get(key)
+    if not isinstance(entries, Sequence) or isinstance(entries, str):
+        return False
+    return any(_is_ref(item) for item in entries)
+
+
 def _is_ref(item: Any) -> bool:
     """Whether a deck of a config names a saved deck (``{"saved": <positive id>}``)."""
     if isinstance(item, SavedRef):
@@ -145,9 +156,37 @@ def _is_ref(item: Any) -> bool:
     return isinstance(deck_id, int) and not isinstance(deck_id, bool) and 1 <= deck_id <= MAX_ID
 
 
-def decks_router(store: MatchStore | None, rulesets: tuple[str, ...]) -> APIRouter:
-    """The deck routes for the offered ``rulesets`` over ``store`` (may be ``None``)."""
+REMOTE_REFUSED = (
+    "saved decks belong to the player at the machine that runs this server; from another "
+    "machine the deck builder checks, imports and exports decks but cannot list, save or play "
+    "saved ones"
+)
+"""Why a client of another machine may not reach the saved decks of a server it was invited to."""
+
+
+def refuse_remote(request: Request, local_only: bool) -> None:
+    """403 for a client of another machine when the server serves the network (``local_only``):
+    the saved decks are its own player's (a friend must not read the host's secret TWGP builds,
+    nor change or delete anyone's decks)."""
+    if not local_only:
+        return
+    client = request.client.host if request.client is not None else ""
+    if client not in LOOPBACK:
+        raise HTTPException(403, REMOTE_REFUSED)
+
+
+def decks_router(
+    store: MatchStore | None, rulesets: tuple[str, ...], local_only: bool = False
+) -> APIRouter:
+    """The deck routes for the offered ``rulesets`` over ``store`` (may be ``None``). With
+    ``local_only`` (a server that serves other machines) the saved decks answer only clients
+    of this machine (:func:`refuse_remote`); checking, import and export answer everyone."""
     router = APIRouter()
+
+    def this_machine(request: Request) -> None:
+        refuse_remote(request, local_only)
+
+    mine = [Depends(this_machine)]
 
     def deck_format(ruleset: str) -> registry.DeckFormat:
         if ruleset not in rulesets:
@@ -184,7 +223,7 @@ def decks_router(store: MatchStore | None, rulesets: tuple[str, ...]) -> APIRout
         checked = deck_format(ruleset).check(body.deck, body.lang)
         return {"deck": checked.deck, "problems": checked.problems}
 
-    @router.get("/api/decks/{ruleset}")
+    @router.get("/api/decks/{ruleset}", dependencies=mine)
     async def list_decks(ruleset: str, lang: Literal["ja", "en"] = "ja") -> dict[str, Any]:
         found = deck_format(ruleset)
         saved = await asyncio.to_thread(book().list, ruleset)
@@ -196,7 +235,7 @@ def decks_router(store: MatchStore | None, rulesets: tuple[str, ...]) -> APIRout
             out.append(entry)
         return {"decks": out}
 
-    @router.post("/api/decks/{ruleset}")
+    @router.post("/api/decks/{ruleset}", dependencies=mine)
     async def save(ruleset: str, body: SaveBody) -> dict[str, Any]:
         deck, _ = shaped(ruleset, body.deck)
         try:
@@ -207,7 +246,7 @@ def decks_router(store: MatchStore | None, rulesets: tuple[str, ...]) -> APIRout
         assert isinstance(saved, dict)
         return saved
 
-    @router.put("/api/decks/{ruleset}/{deck_id}")
+    @router.put("/api/decks/{ruleset}/{deck_id}", dependencies=mine)
     async def update(ruleset: str, deck_id: DeckId, body: UpdateBody) -> dict[str, Any]:
         owned(ruleset, deck_id)
         deck = None if body.deck is None else shaped(ruleset, body.deck)[0]
@@ -219,7 +258,7 @@ def decks_router(store: MatchStore | None, rulesets: tuple[str, ...]) -> APIRout
         assert isinstance(saved, dict)
         return saved
 
-    @router.post("/api/decks/{ruleset}/{deck_id}/copy")
+    @router.post("/api/decks/{ruleset}/{deck_id}/copy", dependencies=mine)
     async def copy(ruleset: str, deck_id: DeckId, body: CopyBody) -> dict[str, Any]:
         owned(ruleset, deck_id)
         try:
@@ -230,7 +269,7 @@ def decks_router(store: MatchStore | None, rulesets: tuple[str, ...]) -> APIRout
         assert isinstance(saved, dict)
         return saved
 
-    @router.delete("/api/decks/{ruleset}/{deck_id}")
+    @router.delete("/api/decks/{ruleset}/{deck_id}", dependencies=mine)
     async def delete(ruleset: str, deck_id: DeckId) -> dict[str, Any]:
         owned(ruleset, deck_id)
         await asyncio.to_thread(book().delete, deck_id)

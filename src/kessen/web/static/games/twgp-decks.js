@@ -227,6 +227,7 @@ const WORDS = {
   ja: {
     db_saved: '保存した構築', db_none_saved: '保存した構築はまだありません。',
     db_no_store: 'このサーバーは構築を保存しません（記録なしで起動しています）。確認・インポート・エクスポートは使えます。',
+    db_remote: '保存した構築は、このサーバーを動かしているマシンのプレイヤーのものです。確認・インポート・エクスポートは使えます。',
     db_new_from: '新しく作る', db_blank: 'はじめから', db_name: '構築名', db_untitled: '新しい構築',
     db_import_hint: '構築ファイル（.toml）の中身を貼り付けるか、ファイルを選んでください。',
     db_import_errors: 'この構築ファイルは読み込めません：', db_deck: '編集中の構築',
@@ -235,6 +236,7 @@ const WORDS = {
   en: {
     db_saved: 'Saved builds', db_none_saved: 'No saved builds yet.',
     db_no_store: 'This server keeps no builds (it runs without a store). Checking, import and export still work.',
+    db_remote: 'Saved builds belong to the player at the machine that runs this server. Checking, import and export still work.',
     db_new_from: 'New build', db_blank: 'From scratch', db_name: 'Build name', db_untitled: 'New build',
     db_import_hint: 'Paste a build file (.toml) or choose one.', db_import_errors: 'This build file cannot be read:',
     db_deck: 'Your build', db_err: 'The build could not be saved or changed',

@@ -47,7 +47,9 @@ const w = (key, params) => {
   return words ? texts(words)(key, params) : t(key, params);
 };
 const lang = () => S.settings.lang;
-const canStore = () => !!(S.meta && S.meta.store);
+// Saved decks: a server with a store, to a browser of its own machine (a friend's browser on
+// another machine reaches only checking, import and export: server/decks_api.refuse_remote).
+const canStore = () => !!(S.meta && S.meta.store && S.meta.saved_decks !== false);
 
 /** A JSON request to the deck API; an Error with `problems` (the server's lines) on refusal. */
 async function api(method, url, body) {
@@ -272,7 +274,7 @@ function renderSaved() {
   const list = $('#db-saved-list');
   if (!list) return;
   if (!canStore()) {
-    put(list, h('li', { class: 'muted', text: w('db_no_store') }));
+    put(list, h('li', { class: 'muted', text: w(S.meta && S.meta.store ? 'db_remote' : 'db_no_store') }));
     return;
   }
   const decks = B.saved[B.ruleset] || [];

@@ -58,6 +58,7 @@ export const I18N = {
     // the deck builder (shell/decks.js)
     decks_title: 'デッキ構築', db_saved: '保存したデッキ', db_none_saved: '保存したデッキはまだありません。',
     db_no_store: 'このサーバーはデッキを保存しません（記録なしで起動しています）。確認・インポート・エクスポートは使えます。',
+    db_remote: '保存したデッキは、このサーバーを動かしているマシンのプレイヤーのものです。確認・インポート・エクスポートは使えます。',
     db_new_from: '新しく作る', db_blank: '空のデッキから', db_from_starter: '「{name}」から', db_new: '新規作成',
     db_name: 'デッキ名', db_untitled: '新しいデッキ', db_save: '上書き保存', db_save_first: '保存', db_save_new: '新規保存',
     db_rename: '名前変更', db_copy: 'コピー', db_delete: '削除', db_delete_confirm: 'もう一度押すと削除', db_open: '開く',
@@ -138,6 +139,7 @@ export const I18N = {
     // the deck builder (shell/decks.js)
     decks_title: 'Deck builder', db_saved: 'Saved decks', db_none_saved: 'No saved decks yet.',
     db_no_store: 'This server keeps no decks (it runs without a store). Checking, import and export still work.',
+    db_remote: 'Saved decks belong to the player at the machine that runs this server. Checking, import and export still work.',
     db_new_from: 'New deck', db_blank: 'From scratch', db_from_starter: 'From “{name}”', db_new: 'Create',
     db_name: 'Deck name', db_untitled: 'New deck', db_save: 'Save', db_save_first: 'Save', db_save_new: 'Save as new',
     db_rename: 'Rename', db_copy: 'Copy', db_delete: 'Delete', db_delete_confirm: 'Press again to delete', db_open: 'Open',
