@@ -45,6 +45,7 @@ from kessen.server.content_api import content_router
 from kessen.server.decks_api import (
     SavedRef,
     decks_router,
+    may_use_saved,
     refuse_fixed_secret,
     refuse_remote,
     uses_saved_decks,
@@ -220,8 +221,7 @@ def create_app(
         out: dict[str, Any] = {"pace": hub.pace, "rulesets": {}, "store": store is not None}
         # Whether this client may use the saved decks (not a browser of another machine when
         # the server serves the network: decks_api.refuse_remote).
-        client = http.client.host if http.client is not None else ""
-        out["saved_decks"] = store is not None and (not serves_network or client in LOOPBACK)
+        out["saved_decks"] = store is not None and may_use_saved(http, serves_network)
         out["share"] = share_origin(host, port)  # what shared links name (docs/two-player.md)
         for name in RULESETS:
             try:

@@ -89,11 +89,8 @@ def with_saved_decks(store: MatchStore | None, ruleset: str, config: Json) -> Js
     server keeps no decks). Whether the list is legal is the ruleset's check, as for any deck
     object."""
     found = registry.get(ruleset).decks
-    key = "decks" if found is None else found.config_key
-    if not isinstance(config, dict) or not isinstance(config.get(key), Sequence):
-        return config
-    decks = config[key]
-    if isinstance(decks, str) or not any(_is_ref(item) for item in decks):
+    key, decks = _seat_entries(ruleset, config)
+    if decks is None or not any(_is_ref(item) for item in decks):
         return config
     if found is None:
         raise HTTPException(422, f"{key}: {ruleset} keeps no saved decks")
@@ -125,10 +122,8 @@ def refuse_fixed_secret(ruleset: str, config: Mapping[str, Any], mode: str) -> N
     found = registry.get(ruleset).decks
     if mode != "vs_human" or found is None or not found.secret:
         return
-    entries = config.get(found.config_key)
-    if not isinstance(entries, Sequence) or isinstance(entries, str):
-        return
-    if len(entries) > 1 and entries[1] is not None:
+    _, entries = _seat_entries(ruleset, config)
+    if entries is not None and len(entries) > 1 and entries[1] is not None:
         raise HTTPException(
             422,
             f"{found.config_key}[1]: in a match between two people the other player makes "
@@ -138,12 +133,19 @@ def refuse_fixed_secret(ruleset: str, config: Mapping[str, Any], mode: str) -> N
 
 def uses_saved_decks(ruleset: str, config: Mapping[str, Any]) -> bool:
     """Whether ``config`` names a saved deck (``{"saved": <id>}``) for a seat."""
+    _, entries = _seat_entries(ruleset, config)
+    return entries is not None and any(_is_ref(item) for item in entries)
+
+
+def _seat_entries(ruleset: str, config: Any) -> tuple[str, Sequence[Any] | None]:
+    """The config key of ``ruleset``'s per-seat deck list (``decks``, TWGP's ``builds``) and
+    that list in ``config`` (``None`` when absent or not a list)."""
     found = registry.get(ruleset).decks
     key = "decks" if found is None else found.config_key
-    entries = config.get(key)
+    entries = config.get(key) if isinstance(config, Mapping) else None
     if not isinstance(entries, Sequence) or isinstance(entries, str):
-        return False
-    return any(_is_ref(item) for item in entries)
+        return key, None
+    return key, entries
 
 
 def _is_ref(item: Any) -> bool:
@@ -168,11 +170,15 @@ def refuse_remote(request: Request, local_only: bool) -> None:
     """403 for a client of another machine when the server serves the network (``local_only``):
     the saved decks are its own player's (a friend must not read the host's secret TWGP builds,
     nor change or delete anyone's decks)."""
-    if not local_only:
-        return
-    client = request.client.host if request.client is not None else ""
-    if client not in LOOPBACK:
+    if not may_use_saved(request, local_only):
         raise HTTPException(403, REMOTE_REFUSED)
+
+
+def may_use_saved(request: Request, local_only: bool) -> bool:
+    """Whether ``request``'s client may reach the saved decks: any client of a local server,
+    only this machine's of a server that serves the network (``local_only``)."""
+    client = request.client.host if request.client is not None else ""
+    return not local_only or client in LOOPBACK
 
 
 def decks_router(
