@@ -136,6 +136,18 @@ class GameState(ABC):
         that views leak nothing.
         """
 
+    def known_cards(self, seat: int) -> Mapping[int, str] | None:
+        """The cards whose identity ``view(seat)`` shows: each card's number in this state
+        (never shown to anyone) mapped to the place it is seen in, or ``None`` when the ruleset
+        cannot tell (the default).
+
+        The undo rule (:mod:`kessen.engine.undo`) compares the keys before and after a seat's
+        decision: a card that joins them (drawn, shown) taught the seat something; one that only
+        moves between places it sees did not. A ruleset that answers must list exactly what its
+        view shows, and may count a hidden zone of the seat's whose cards the pending prompt of
+        the seat offers by name (a pick by name shows no order)."""
+        return None
+
     def chance_marker(self) -> object:
         """A value that changes whenever a random outcome happens: the position of the game's
         generator. Undo never crosses a change (:mod:`kessen.engine.undo`): taking a decision

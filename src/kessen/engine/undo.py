@@ -9,13 +9,24 @@ seat may take back a run of its own decisions only while none of them taught it 
 - no decision of another seat came in between;
 - no random outcome happened (the state's :meth:`~GameState.chance_marker` did not move);
 - no hidden card of another seat was shown (a log event that ``reveals`` it);
-- nothing hidden from the seat showed in its own view: replayed in other worlds consistent with
-  what the seat knew before (:meth:`~GameState.resample_hidden`), the decision gives the seat
-  the same view. A card drawn from a deck whose order the seat does not know fails this test;
-  a card the seat set face down from its own hand passes it.
+- no card hidden from the seat showed in its own view. The exact test compares the cards whose
+  identity the seat's view shows before and after the decision
+  (:meth:`~GameState.known_cards`): a card that joins them (drawn from a deck whose order the
+  seat does not know, an opponent's card turned up) taught the seat something, however few
+  cards it could have been; a card the seat already saw that only moves (set face down from
+  its own hand, played, discarded) did not;
+- nothing else hidden showed: replayed in another world consistent with what the seat knew
+  before (:meth:`~GameState.resample_hidden`), the decision gives the seat the same view (the
+  same :meth:`~GameState.decision_view`, which holds everything the view holds but the aids
+  drawn for people from it). This sampled check is the second line behind the exact test, in
+  :data:`CHECK_WORLDS` world, for what is not a card (a count, a prompt, a legality that would
+  depend on hidden cards). A ruleset that does not list the cards its view shows gets only the
+  sampled check, on whole views in :data:`WORLDS` worlds (a draw from ``k`` distinct cards
+  escapes it with probability ``(1/k)**WORLDS``).
 
-The last test is what makes the rule game-agnostic: a ruleset only has to redeal correctly what
-a seat cannot see, which its search players and its leak tests already demand.
+Both tests keep the rule game-agnostic: a ruleset lists what its view shows and redeals
+correctly what a seat cannot see, which its leak tests already demand. The verdict is cheap
+(:file:`bench/undo_bench.py`): the server asks it after every decision of a person.
 """
 
 from __future__ import annotations
@@ -25,11 +36,14 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from kessen.engine.action import Action
-from kessen.engine.contract import GameState, RulesError
+from kessen.engine.contract import GameState, Json, RulesError
 from kessen.engine.log import NOBODY
 
 WORLDS: Final = 3
-"""How many other worlds a decision is replayed in to see whether it taught its seat anything."""
+"""How many other worlds a decision is replayed in when its ruleset does not list the cards a
+seat sees (:meth:`~GameState.known_cards` is ``None``): the sampled check is the only one."""
+CHECK_WORLDS: Final = 1
+"""How many other worlds a decision is replayed in behind the exact test (the second line)."""
 
 BlockCode = Literal["nothing", "over", "opponent", "learned"]
 
@@ -58,6 +72,50 @@ REASONS: Final[dict[BlockCode, str]] = {
 }
 
 
+def shows_new_card(before: GameState, after: GameState, seat: int) -> bool | None:
+    """Whether ``after`` shows ``seat`` the identity of a card that ``before`` hid from it, by
+    the cards each lists as seen (:meth:`~GameState.known_cards`); ``None`` when the ruleset
+    does not list them."""
+    known = before.known_cards(seat)
+    if known is None:
+        return None
+    now = after.known_cards(seat)
+    if now is None:
+        return None
+    return not now.keys() <= known.keys()
+
+
+def differs_in_worlds(
+    before: GameState,
+    action: Action,
+    after: GameState,
+    seat: int,
+    worlds: int,
+    decision: bool = False,
+) -> bool:
+    """Whether ``action`` gives ``seat`` another view in one of ``worlds`` worlds redealt from
+    ``before`` as ``seat`` saw it (or is illegal there) than it did in the game; ``decision``
+    compares the cheaper :meth:`~GameState.decision_view` instead of the whole view.
+    Deterministic: the worlds are seeded by the step."""
+    if worlds <= 0:
+        return False
+
+    def look(state: GameState) -> Json:
+        return state.decision_view(seat) if decision else state.view(seat)
+
+    seen = look(after)
+    step = len(before.log_events())
+    for world_seed in range(worlds):
+        world = before.resample_hidden(seat, 7919 * step + world_seed + 1)
+        try:
+            world.apply(action)
+        except RulesError:
+            return True  # the decision depended on something hidden: it says something
+        if look(world) != seen:
+            return True
+    return False
+
+
 def teaches(before: GameState, action: Action, after: GameState, seat: int) -> bool:
     """Whether ``seat`` learned something new when its own ``action`` took ``before`` to
     ``after`` (see the module docstring). Deterministic: the worlds are seeded by the step."""
@@ -66,17 +124,10 @@ def teaches(before: GameState, action: Action, after: GameState, seat: int) -> b
     for event in after.log_events()[len(before.log_events()) :]:
         if event.reveals not in (NOBODY, seat):
             return True
-    seen = after.view(seat)
-    step = len(before.log_events())
-    for world_seed in range(WORLDS):
-        world = before.resample_hidden(seat, 7919 * step + world_seed + 1)
-        try:
-            world.apply(action)
-        except RulesError:
-            return True  # the decision depended on something hidden: it says something
-        if world.view(seat) != seen:
-            return True
-    return False
+    shown = shows_new_card(before, after, seat)
+    if shown is None:  # the ruleset does not list what its view shows: sample only
+        return differs_in_worlds(before, action, after, seat, WORLDS)
+    return shown or differs_in_worlds(before, action, after, seat, CHECK_WORLDS, decision=True)
 
 
 class UndoRule:

@@ -499,3 +499,9 @@ class KoboState(GameState):
         from kessen.games.kobo.resample import resample
 
         return resample(self, seat, seed)
+
+    def known_cards(self, seat: int) -> dict[int, str]:
+        """The cards whose identity ``view(seat)`` shows, by place (see :mod:`.knowledge`)."""
+        from kessen.games.kobo.knowledge import known_cards
+
+        return known_cards(self, seat)

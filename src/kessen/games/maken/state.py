@@ -308,6 +308,10 @@ class MakenState(GameState):
         """A copy with everything hidden from ``seat`` redealt (see :mod:`.resample`)."""
         return _mod("resample").resample(self, seat, seed)  # type: ignore[no-any-return]
 
+    def known_cards(self, seat: int) -> dict[int, str]:
+        """The cards whose identity ``view(seat)`` shows, by place (see :mod:`.knowledge`)."""
+        return _mod("knowledge").known_cards(self, seat)  # type: ignore[no-any-return]
+
 
 def _copy(value: Any) -> Any:
     """A deep copy of plain JSON-like data (lists, dicts, scalars)."""

@@ -439,6 +439,12 @@ class TwgpState(GameState):
 
         return resample(self, seat, seed)
 
+    def known_cards(self, seat: int) -> dict[int, str]:
+        """The cards whose identity ``view(seat)`` shows, by place (see :mod:`.knowledge`)."""
+        from kessen.games.twgp.knowledge import known_cards
+
+        return known_cards(self, seat)
+
 
 @cache
 def _all_cards(jokers: bool) -> list[int]:
