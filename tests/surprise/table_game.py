@@ -74,7 +74,7 @@ class TableGame:
         self.used: set[tuple[int, int]] = set()
         self.drawn: list[int] = []
         self.lost: int | None = None
-        self.checks: list[list[tuple[str, tuple[str, int]]]] = []
+        self.checks: list[list[tuple[str, surprise.Fix[str]]]] = []
 
     # --- set-up ---------------------------------------------------------------------------
 
@@ -165,16 +165,18 @@ class TableGame:
 
     # --- rule processes ---------------------------------------------------------------------
 
-    def _find(self, _state: TableGame) -> list[tuple[str, int]]:
-        out: list[tuple[str, int]] = []
-        for seat in (0, 1):
-            entries = self.table.zones[zone("surprise", seat)]
-            out += surprise.fixes(entries, self.rz.sources(), self.kept, self.cancelled)
-        return out
+    def _find(self, _state: TableGame) -> list[surprise.Fix[str]]:
+        zones = {
+            zone("surprise", seat): self.table.zones[zone("surprise", seat)] for seat in (0, 1)
+        }
+        return surprise.sweep(
+            zones, self.table.owners, self.rz.sources(), self.kept, self.cancelled
+        )
 
-    def _apply(self, _state: TableGame, fixes: list[tuple[str, tuple[str, int]]]) -> None:
+    def _apply(self, _state: TableGame, fixes: list[tuple[str, surprise.Fix[str]]]) -> None:
+        """Each card to its owner's waiting room (one move per owner), from whatever zone."""
         for seat in (0, 1):
-            cards = [card for _, (_, card) in fixes if self.owner(card) == seat]
+            cards = [fix.card for _, fix in fixes if fix.owner == seat]
             if cards:
                 self.table.put(cards, zone("waiting", seat), face_up=True, kind="rule_process")
 

@@ -504,7 +504,7 @@ def test_s39_both_rule_processes_in_one_pass() -> None:
     g.table.put([x], zone("surprise", P1), face_up=True)
     g.check()
     assert g.table.cards(zone("surprise", P1)) == []
-    assert len(g.checks) == 1 and {r for r, _ in (f for _, f in g.checks[0])} == {"9.5.3", "9.7.1"}
+    assert len(g.checks) == 1 and {f.rule for _, f in g.checks[0]} == {"9.5.3", "9.7.1"}
 
 
 def test_s40_two_surprise_abilities_only_the_flipping_one_enters() -> None:

@@ -13,15 +13,19 @@ project's surprise-zone specification.
   the resolution zone (H8). Declining changes nothing.
 - **Rule processes**: :func:`keep_newest` (9.5.3) and :func:`orphans` (9.7.1), found together by
   :func:`fixes` and applied simultaneously (H12); ``cancelled = stay`` keeps a card whose
-  ability was cancelled or not carried out (12.3.1.1 over 9.7.1, H2).
+  ability was cancelled or not carried out (12.3.1.1 over 9.7.1, H2). :func:`sweep` runs them
+  over every surprise zone and says, for each card, the zone it lies in and its **owner**, whose
+  waiting room it goes to: an effect may put a card into another player's zone (S32), so the
+  zone's owner is not always the card's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Generic, TypeVar
 
 from kessen.engine.triggers import Face
 from kessen.engine.zones import Placed, Visibility, ZoneSpec, newest
@@ -32,6 +36,9 @@ CAPACITY = 1
 """3.9.2: a surprise zone holds at most one card (checked by Set, not by effects)."""
 ARMED_FACE = Face.DOWN
 """A surprise ability is armed only while its card is face down in the zone."""
+
+Z = TypeVar("Z")
+"""How a ruleset names its surprise zones (a zone name, a seat number, ...)."""
 
 
 class Cancelled(StrEnum):
@@ -167,8 +174,11 @@ def fixes(
     kept: Collection[int] = (),
     cancelled: Cancelled = Cancelled.RULE_PROCESS,
 ) -> list[tuple[str, int]]:
-    """Both rule processes on the same state: ``(rule, card)`` for each card to move to its
-    owner's waiting room face up. A card both would move is moved once (by 9.5.3)."""
+    """Both rule processes on one zone: ``(rule, card)`` for each card to move to its owner's
+    waiting room face up. A card both would move is moved once (by 9.5.3).
+
+    The owner is the card's, which need not be the zone's (S32): :func:`sweep` names it.
+    """
     out = [("9.5.3", card) for card in keep_newest(zone)]
     taken = {card for _, card in out}
     out += [
@@ -177,3 +187,42 @@ def fixes(
         if card not in taken
     ]
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Fix(Generic[Z]):
+    """One card a rule process moves out of a surprise zone, face up (9.5.3, 9.7.1)."""
+
+    rule: str
+    """The rule that moves it: ``"9.5.3"`` or ``"9.7.1"``."""
+    card: int
+    zone: Z
+    """The surprise zone the card lies in now: the zone to take it from."""
+    owner: int
+    """The card's owner: whose waiting room it goes to (not always the zone's owner, S32)."""
+
+
+def sweep(
+    zones: Mapping[Z, Sequence[Placed]],
+    owners: Mapping[int, int] | Sequence[int],
+    pending_sources: Collection[int],
+    kept: Collection[int] = (),
+    cancelled: Cancelled = Cancelled.RULE_PROCESS,
+) -> list[Fix[Z]]:
+    """Both rule processes on every surprise zone of one state (H12), zone by zone in the
+    order of ``zones``: each card to move, with the zone it leaves and its owner (``owners``
+    maps a card to its owner), whose waiting room it enters.
+
+    Applying every fix (taking the card out of ``fix.zone``) leaves nothing for a second pass
+    to find, wherever the cards came from.
+
+    >>> from kessen.engine.poses import Pose
+    >>> p1_zone = [Placed(20, Pose.DOWN, 1), Placed(0, Pose.DOWN, 2)]  # P2's 20 under P1's 0
+    >>> sweep({"surprise0": p1_zone, "surprise1": []}, {0: 0, 20: 1}, ())
+    [Fix(rule='9.5.3', card=20, zone='surprise0', owner=1)]
+    """
+    return [
+        Fix(rule, card, name, owners[card])
+        for name, entries in zones.items()
+        for rule, card in fixes(entries, pending_sources, kept, cancelled)
+    ]

@@ -31,7 +31,7 @@ from functools import cache
 from kessen.engine.action import Action
 from kessen.engine.poses import Pose
 from kessen.engine.rule_processes import RuleProcess, check_timing
-from kessen.engine.surprise import SURPRISE, Cancelled, Window, fixes, may_clear, may_set
+from kessen.engine.surprise import SURPRISE, Cancelled, Fix, Window, may_clear, may_set, sweep
 from kessen.engine.triggers import Face, Happening, Trigger
 from kessen.engine.zones import Placed
 from kessen.games.kobo.cards import (
@@ -123,23 +123,23 @@ def matching(state: KoboState, seat: int, condition: str) -> int:
 # --- the check timing: rule processes, then one waiting flip prompt ---------------------------
 
 
-def _find(state: KoboState) -> list[tuple[str, int]]:
+def _find(state: KoboState) -> list[Fix[int]]:
     data = state.surprise
     assert data is not None
     sources = {card for card, _ in data.pending}
     policy = Cancelled(state.config.cancelled_surprise)
-    return [
-        fix for seat in (0, 1) for fix in fixes(entries(state, seat), sources, data.kept, policy)
-    ]
+    zones = {seat: entries(state, seat) for seat in (0, 1)}
+    return sweep(zones, state.owner, sources, data.kept, policy)
 
 
-def _apply(state: KoboState, found: list[tuple[str, tuple[str, int]]]) -> None:
+def _apply(state: KoboState, found: list[tuple[str, Fix[int]]]) -> None:
+    """Each card leaves the zone it lies in for its owner's retreat area (S32)."""
     data = state.surprise
     assert data is not None
-    for _, (rule, card) in found:
-        seat = state.owner[card]
+    for _, fix in found:
+        rule, card, seat = fix.rule, fix.card, fix.owner
         was_down = not state.faceup[card]
-        data.zones[seat] = [e for e in data.zones[seat] if e[0] != card]
+        data.zones[fix.zone] = [e for e in data.zones[fix.zone] if e[0] != card]
         state.faceup[card] = False
         state.zone(seat, RETREAT).append(card)
         if card in data.kept:
@@ -151,7 +151,7 @@ def _apply(state: KoboState, found: list[tuple[str, tuple[str, int]]]) -> None:
         )
 
 
-_RULES: list[RuleProcess[KoboState, tuple[str, int]]] = [RuleProcess("surprise", _find)]
+_RULES: list[RuleProcess[KoboState, Fix[int]]] = [RuleProcess("surprise", _find)]
 
 
 def check(state: KoboState) -> None:
