@@ -11,6 +11,7 @@ off, which only re-loading a recorded state uses).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -123,9 +124,10 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
     if unknown:
         problems.append(f"unknown config keys: {', '.join(sorted(unknown))}")
     card_data = raw.get("card_data", current_version())
-    if card_data not in known_versions() or isinstance(card_data, bool):
+    if not _whole(card_data) or card_data not in known_versions():
         problems.append(
-            f"card_data: expected a card data version, one of {known_versions()}, not {card_data!r}"
+            f"card_data: expected a card data version, one of {known_versions()}, "
+            f"not {shown(card_data)}"
         )
         card_data = current_version()
     surprise = raw.get("surprise", False)
@@ -135,7 +137,7 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
     cancelled = raw.get("cancelled_surprise", "rule_process")
     if cancelled not in CANCELLED_SURPRISE:
         choices = ", ".join(CANCELLED_SURPRISE)
-        problems.append(f"cancelled_surprise: expected one of {choices}, not {cancelled!r}")
+        problems.append(f"cancelled_surprise: expected one of {choices}, not {shown(cancelled)}")
         cancelled = "rule_process"
     options = {"surprise"} if surprise else set()
     decks_raw = raw.get("decks")
@@ -151,7 +153,7 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
                 deck = starters.get(item)
                 if deck is None:
                     problems.append(
-                        f"decks[{seat}]: unknown starter deck {item!r}; "
+                        f"decks[{seat}]: unknown starter deck {shown(item)}; "
                         f"known: {', '.join(sorted(starters))}"
                     )
             elif isinstance(item, Mapping):
@@ -174,21 +176,18 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
                     )
                 decks.append(deck)
     best_of = raw.get("best_of", 3)
-    if (
-        not isinstance(best_of, int)
-        or isinstance(best_of, bool)
-        or not 1 <= best_of <= MAX_BEST_OF
-        or best_of % 2 == 0
-    ):
-        problems.append(f"best_of: expected an odd number from 1 to {MAX_BEST_OF}, not {best_of!r}")
-    limit = raw.get("turn_limit", DEFAULT_TURN_LIMIT)
-    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_TURN_LIMIT:
+    if not _whole(best_of) or not 1 <= best_of <= MAX_BEST_OF or best_of % 2 == 0:
         problems.append(
-            f"turn_limit: expected a whole number from 1 to {MAX_TURN_LIMIT}, not {limit!r}"
+            f"best_of: expected an odd number from 1 to {MAX_BEST_OF}, not {shown(best_of)}"
+        )
+    limit = raw.get("turn_limit", DEFAULT_TURN_LIMIT)
+    if not _whole(limit) or not 1 <= limit <= MAX_TURN_LIMIT:
+        problems.append(
+            f"turn_limit: expected a whole number from 1 to {MAX_TURN_LIMIT}, not {shown(limit)}"
         )
     first = raw.get("first_player")
-    if first not in (None, 0, 1):
-        problems.append("first_player: expected 0, 1 or null")
+    if first is not None and (not _whole(first) or first not in (0, 1)):
+        problems.append(f"first_player: expected 0, 1 or null, not {shown(first)}")
     shuffle = raw.get("shuffle", True)
     if not isinstance(shuffle, bool):
         problems.append("shuffle: expected true or false")
@@ -197,6 +196,28 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
     return KoboConfig(
         (decks[0], decks[1]), best_of, limit, first, shuffle, card_data, surprise, cancelled
     )
+
+
+def _whole(value: Any) -> bool:
+    """Whether ``value`` is a JSON whole number (``true`` and ``3.0`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shown(value: Any) -> str:
+    """``value`` as a refusal names it: a scalar as JSON (cut at 40 characters), a list or an
+    object by its kind alone (it could be huge, or nested deeper than printing can go).
+
+    >>> shown(True), shown(3.0), shown([[1]]), shown({"a": 1})
+    ('true', '3.0', 'a list', 'an object')
+    """
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if value is None or isinstance(value, str | int | float):
+        text = json.dumps(value, ensure_ascii=False)
+        return text if len(text) <= 40 else text[:39] + "…"
+    return type(value).__name__
 
 
 def option_names() -> frozenset[str]:

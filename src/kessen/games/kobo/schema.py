@@ -98,6 +98,10 @@ def parse_toml(data: bytes, source: str) -> dict[str, Any]:
     Traceback (most recent call last):
     ...
     kessen.games.kobo.schema.CardDataError: x.toml:2:5: Invalid value
+    >>> parse_toml(b"a = " + b"[" * 3000 + b"]" * 3000, "x.toml")
+    Traceback (most recent call last):
+    ...
+    kessen.games.kobo.schema.CardDataError: x.toml: nested too deeply (arrays or inline tables)
     """
     try:
         text = data.decode("utf-8")
@@ -108,6 +112,8 @@ def parse_toml(data: bytes, source: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CardDataError(_toml_error_message(source, text, str(err))) from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise CardDataError(f"{source}: nested too deeply (arrays or inline tables)") from None
 
 
 def _line_col(before: str) -> tuple[int, int]:

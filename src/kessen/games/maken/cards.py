@@ -20,7 +20,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    ValidationError,
+    model_validator,
+)
 
 DATA = Path(__file__).parent / "data"
 CHARACTERS = ("SO", "RI", "MI", "GA")
@@ -135,7 +142,7 @@ class Deck(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     character: Literal["SO", "RI", "MI", "GA"]
-    cards: dict[str, int]
+    cards: dict[str, StrictInt]
 
 
 def _load() -> tuple[dict[str, Card], dict[str, Deck], dict[str, tuple[str, str]], str]:
@@ -167,24 +174,73 @@ def raw_text(name: str) -> str:
     return (DATA / name).read_text(encoding="utf-8")
 
 
+def _shape_problems(deck: Any) -> list[str]:
+    """What is wrong with the shape of a deck list (not its contents), one line each."""
+    if not isinstance(deck, Mapping):
+        return ['a deck list is an object {"character": "SO", "cards": {"SO01": 3, ...}}']
+    problems = [
+        f"{_short(key)}: unknown key (a deck list has character and cards)"
+        for key in deck
+        if key not in ("character", "cards")
+    ]
+    character = deck.get("character")
+    if not isinstance(character, str) or character not in CHARACTERS:
+        problems.append(f"character: expected one of {', '.join(CHARACTERS)}")
+    cards = deck.get("cards")
+    if not isinstance(cards, Mapping):
+        problems.append('cards: expected an object of card ids and counts, such as {"SO01": 3}')
+        return problems
+    bad = [
+        cid
+        for cid, n in cards.items()
+        if not isinstance(cid, str) or not isinstance(n, int) or isinstance(n, bool)
+    ]
+    problems += [f"cards.{_short(cid)}: expected a whole number of copies" for cid in bad[:5]]
+    if len(bad) > 5:
+        problems.append(f"cards: {len(bad) - 5} more counts that are not whole numbers")
+    return problems
+
+
+def _short(key: Any) -> str:
+    """A key a client sent, as a message names it: at most 20 characters."""
+    text = str(key) if isinstance(key, str) else type(key).__name__
+    return text if len(text) <= 20 else text[:19] + "…"
+
+
 def check_deck(deck: Mapping[str, Any], pool: Mapping[str, Card] | None = None) -> list[str]:
     """Every problem of a deck list under §5 (empty when legal): 50 cards, ≤ 3 copies of a
-    カード名称, only own, generic and at most 10 other characters' cards."""
+    カード名称, only own, generic and at most 10 other characters' cards. A deck list of the
+    wrong shape (``cards`` not an object of whole numbers, an unknown character) gets one
+    line per wrong field, naming it.
+
+    >>> check_deck({"character": "SO", "cards": "x"})
+    ['cards: expected an object of card ids and counts, such as {"SO01": 3}']
+    >>> check_deck({"character": "SO", "cards": {"SO01": True}})
+    ['cards.SO01: expected a whole number of copies']
+    """
     cards = pool if pool is not None else CARD
+    shape = _shape_problems(deck)
+    if shape:
+        return shape
     try:
         parsed = Deck.model_validate(deck)
-    except ValidationError as err:
-        return [f"bad deck list: {err.errors()[0]['msg']}"]
+    except ValidationError as err:  # unreachable after the shape check; kept as a last guard
+        first = err.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "deck list"
+        return [f"{where}: {first['msg']}"]
     problems: list[str] = []
     total = sum(parsed.cards.values())
     if total != DECK_SIZE:
         problems.append(f"the deck has {total} cards, not {DECK_SIZE}")
     helpers = 0
     names: dict[str, int] = {}
+    unknown = [cid for cid in parsed.cards if cid not in cards]
+    problems += [f"unknown card {_short(cid)}" for cid in unknown[:5]]
+    if len(unknown) > 5:
+        problems.append(f"{len(unknown) - 5} more unknown cards")
     for cid, n in parsed.cards.items():
         card = cards.get(cid)
         if card is None:
-            problems.append(f"unknown card {cid}")
             continue
         if n < 1:
             problems.append(f"{cid}: a count must be at least 1")

@@ -5,18 +5,28 @@ spec's. Switch keys keep the spec's names: ``gb``, ``bonusBet``, ``bonusBetMax``
 ``cleanup``, ``downAt``, ``exhaustion``, ``supportCap`` (``null`` for Ver1.2-only play) and
 ``turnLimit``. Other keys: ``decks`` (two starter deck names, SO RI MI GA, or deck lists
 ``{"character": "SO", "cards": {"SO01": 2, ...}}``), ``firstPlayer`` (0, 1 or null for random),
-and the simulator's ``best_of`` (1 only) and ``turn_limit`` (an alias of ``turnLimit``).
+and the simulator's ``best_of`` (1 only) and ``turn_limit`` (an alias of ``turnLimit`` that
+wins when both are given; ``null`` is the same as leaving it out).
+
+Values are taken as JSON types: ``true`` is not ``1`` and ``10.0`` is not ``10``. The turn
+limit is a whole number from 1 to :data:`MAX_TURNS` (the game is a draw after that turn; §14
+gives 0 no meaning, so it is refused).
 
 >>> parse_config({}).down_at
 10
 >>> parse_config({"gb": "half"})
 Traceback (most recent call last):
 ...
-kessen.games.maken.config.ConfigError: gb: expected one of 'excess', 'total'
+kessen.games.maken.config.ConfigError: gb: expected one of "excess", "total", not "half"
+>>> parse_config({"turn_limit": 0})
+Traceback (most recent call last):
+...
+kessen.games.maken.config.ConfigError: turn_limit: expected a whole number from 1 to 1000, not 0
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -121,48 +131,87 @@ def default_config() -> Json:
     return out
 
 
+def shown(value: Any) -> str:
+    """``value`` as a refusal names it: a scalar as JSON (cut at 40 characters), a list or an
+    object by its kind alone (it could be huge, or nested deeper than printing can go).
+
+    >>> shown(True), shown(10.0), shown("x" * 50), shown([[1]]), shown({"a": 1})
+    ('true', '10.0', '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…', 'a list', 'an object')
+    """
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if value is None or isinstance(value, str | int | float):
+        text = json.dumps(value, ensure_ascii=False)
+        return text if len(text) <= 40 else text[:39] + "…"
+    return type(value).__name__
+
+
+def _same(value: Any, allowed: Any) -> bool:
+    """Whether ``value`` is ``allowed`` as JSON sees it (``true`` is not 1, ``10.0`` not 10)."""
+    return type(value) is type(allowed) and value == allowed
+
+
 def _deck(value: Any, problems: list[str], index: int) -> Json:
     if isinstance(value, str):
         if value not in DECKS:
-            problems.append(f"decks[{index}]: unknown starter deck {value!r} ({', '.join(DECKS)})")
+            problems.append(
+                f"decks[{index}]: unknown starter deck {shown(value)} ({', '.join(DECKS)})"
+            )
             return DECKS["SO"].model_dump()
         return DECKS[value].model_dump()
     if not isinstance(value, Mapping):
-        problems.append(f"decks[{index}]: a starter deck name or a deck list")
+        problems.append(
+            f"decks[{index}]: expected a starter deck name ({', '.join(DECKS)}) or a deck list "
+            f'{{"character": ..., "cards": {{...}}}}, not {shown(value)}'
+        )
         return DECKS["SO"].model_dump()
     found = check_deck(value)
-    problems += [f"decks[{index}]: {p}" for p in found]
-    return {"character": value.get("character"), "cards": dict(value.get("cards", {}))}
+    if found:
+        problems += [f"decks[{index}]: {p}" for p in found]
+        return DECKS["SO"].model_dump()
+    return {"character": value["character"], "cards": dict(value["cards"])}
+
+
+def _turn_limit(config: Mapping[str, Any], problems: list[str]) -> int:
+    """``turn_limit`` (the alias wins when given and not null) or ``turnLimit``."""
+    key = "turn_limit" if config.get("turn_limit") is not None else "turnLimit"
+    value = config.get(key, _BY_KEY["turnLimit"].default)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TURNS:
+        problems.append(f"{key}: expected a whole number from 1 to {MAX_TURNS}, not {shown(value)}")
+        return int(_BY_KEY["turnLimit"].default)
+    return value
 
 
 def parse_config(config: Mapping[str, Any]) -> Config:
     """Check ``config`` and return it with defaults filled in; raise :class:`ConfigError`."""
+    if not isinstance(config, Mapping):
+        raise ConfigError(f"a config must be an object, not {shown(config)}")
     problems: list[str] = []
     known = {s.key for s in SWITCHES} | {"decks", "firstPlayer", "best_of", "turn_limit"}
-    problems += [f"{k}: unknown config key" for k in config if k not in known]
+    problems += [f"{shown(k)}: unknown config key" for k in config if k not in known]
     values: dict[str, Any] = {}
     for switch in SWITCHES:
         value = config.get(switch.key, switch.default)
         if switch.key == "turnLimit":
-            value = config.get("turn_limit") or value
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TURNS:
-                problems.append(f"turnLimit: expected a whole number from 1 to {MAX_TURNS}")
-                value = switch.default
-        elif value != switch.default and value not in switch.alternatives:
-            allowed = ", ".join(repr(v) for v in (switch.default, *switch.alternatives))
-            problems.append(f"{switch.key}: expected one of {allowed}")
+            value = _turn_limit(config, problems)
+        elif not any(_same(value, a) for a in (switch.default, *switch.alternatives)):
+            allowed = ", ".join(shown(v) for v in (switch.default, *switch.alternatives))
+            problems.append(f"{switch.key}: expected one of {allowed}, not {shown(value)}")
             value = switch.default
         values[switch.key] = value
     raw_decks = config.get("decks", ["SO", "GA"])
     if not isinstance(raw_decks, list | tuple) or len(raw_decks) != 2:
-        problems.append("decks: expected two decks")
+        problems.append(f"decks: expected a list of two decks, not {shown(raw_decks)}")
         raw_decks = ["SO", "GA"]
     decks = (_deck(raw_decks[0], problems, 0), _deck(raw_decks[1], problems, 1))
-    if config.get("best_of", 1) != 1:
-        problems.append("best_of: Maken plays single games (1)")
+    best_of = config.get("best_of", 1)
+    if not _same(best_of, 1):
+        problems.append(f"best_of: Maken plays single games (1), not {shown(best_of)}")
     first = config.get("firstPlayer")
-    if first not in (None, 0, 1):
-        problems.append("firstPlayer: expected 0, 1 or null")
+    if not any(_same(first, a) for a in (None, 0, 1)):
+        problems.append(f"firstPlayer: expected 0, 1 or null, not {shown(first)}")
         first = None
     if problems:
         raise ConfigError("; ".join(problems))

@@ -71,8 +71,11 @@ def _shape(build: Mapping[str, Any]) -> tuple[Json | None, list[str]]:
             lines.append(f"{part}: expected a list of card slugs")
             continue
         for index, slug in enumerate(value):
-            if not is_slug(slug):
-                lines.append(f"{part}[{index}]: no card {slug!r} in the pack")
+            if not isinstance(slug, str):
+                lines.append(f'{part}[{index}]: expected a card slug (text such as "s10")')
+            elif not is_slug(slug):
+                shown = slug if len(slug) <= 20 else slug[:19] + "…"
+                lines.append(f"{part}[{index}]: no card {shown!r} in the pack")
         parts[part] = [str(slug) for slug in value]
     if lines:
         return None, lines
@@ -100,11 +103,17 @@ def from_toml(text: str) -> Json:
     Traceback (most recent call last):
     ...
     ValueError: build file: hand: expected a list of card slugs
+    >>> from_toml("hand = " + "[" * 3000 + "]" * 3000)
+    Traceback (most recent call last):
+    ...
+    ValueError: build file: nested too deeply (arrays or inline tables)
     """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"build file: {err}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise ValueError("build file: nested too deeply (arrays or inline tables)") from None
     normal, lines = _shape(data)
     if normal is None:
         raise ValueError("\n".join(f"build file: {line}" for line in lines))

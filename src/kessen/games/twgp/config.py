@@ -205,6 +205,11 @@ def default_config() -> Json:
     return {s.key: s.default for s in SWITCHES}
 
 
+def _whole(value: Any) -> bool:
+    """Whether ``value`` is a JSON whole number (``true`` and ``5.0`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _slugs(value: Any, where: str, problems: list[str]) -> tuple[str, ...]:
     if not isinstance(value, list | tuple) or not all(isinstance(x, str) for x in value):
         problems.append(f"{where}: expected a list of card slugs")
@@ -260,16 +265,16 @@ def parse_config(raw: Mapping[str, Any]) -> TwgpConfig:
         if not isinstance(raw[key], bool):
             problems.append(f"{key}: expected true or false")
     width = raw.get("gridWidth", 5)
-    if width not in (5, 3) or isinstance(width, bool):
+    if not _whole(width) or width not in (5, 3):
         problems.append("gridWidth: expected 5 or 3")
     first = raw.get("firstPlayer")
-    if first not in (None, 0, 1) or isinstance(first, bool):
+    if first is not None and (not _whole(first) or first not in (0, 1)):
         problems.append("firstPlayer: expected 0, 1 or null")
     limit = raw.get("turnLimit", 200)
-    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_TURNS:
+    if not _whole(limit) or not 1 <= limit <= MAX_TURNS:
         problems.append(f"turnLimit: expected a whole number from 1 to {MAX_TURNS}")
     quiet = raw.get("quietTurns", 12)
-    if not isinstance(quiet, int) or isinstance(quiet, bool) or not 1 <= quiet <= MAX_TURNS:
+    if not _whole(quiet) or not 1 <= quiet <= MAX_TURNS:
         problems.append(f"quietTurns: expected a whole number from 1 to {MAX_TURNS}")
     jokers = raw.get("jokers", False) is True
     builds: list[Build | None] = [None, None]
