@@ -76,7 +76,7 @@ def test_com_reasons_hide_choices_that_depend_on_its_hidden_cards(
 
 
 def test_com_reasons_are_valid_json_even_without_a_value() -> None:
-    from kessen.server.session import _candidates
+    from kessen.server.session import candidates_json as _candidates
 
     out = _candidates([{"action": "pass", "visits": 0, "value": float("nan")}])
     assert out == [{"action": "pass", "visits": 0, "value": None}]

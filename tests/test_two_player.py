@@ -412,7 +412,7 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
     with serving(store) as (url, app):
         made = httpx.post(
             f"{url}/api/games",
-            json={"ruleset": "kobo", "mode": "vs_human", "config": KOBO, "seed": 5},
+            json={"ruleset": "kobo", "mode": "vs_human", "config": KOBO},
             timeout=30,
         ).json()
         assert made["seat"] == 0 and set(made) >= {"id", "token", "invite", "spectate"}
@@ -499,7 +499,7 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
 def test_a_clock_runs_out_on_a_real_server(tmp_path: Any) -> None:
     store = MatchStore(tmp_path / "m.sqlite3")
     with serving(store) as (url, app):
-        body = {"ruleset": "twgp", "mode": "vs_human", "seed": 2, "clock": {"bank": 1}}
+        body = {"ruleset": "twgp", "mode": "vs_human", "clock": {"bank": 1}}
         made = httpx.post(f"{url}/api/games", json=body, timeout=30).json()
         for bad in ({"bank": 0}, {"bank": 10, "increment": -1}, {"bank": 1e9}):
             refused = httpx.post(f"{url}/api/games", json={**body, "clock": bad}, timeout=30)
@@ -520,12 +520,15 @@ def test_a_clock_runs_out_on_a_real_server(tmp_path: Any) -> None:
             _recv(p0)
             p0.send(json.dumps({"type": "resign"}))  # over already: refused, nothing changes
             assert "over" in _recv(p0, "error")["message"]
-        # Finished: everyone may open every view of its record, and continue it against COM.
+        # Finished: everyone may open every view of its record, but no one continues it
+        # against COM (COM would play the other person's hidden cards).
         answer = httpx.get(f"{url}/api/matches/{info.id}/step/0?seat=all")
         assert answer.status_code == 200
-        branch = httpx.post(f"{url}/api/matches/{info.id}/continue", json={"step": 0, "seat": 1})
-        assert branch.status_code == 200, branch.text
-        assert branch.json()["parent"] == [info.id, 0]
+        for seat in (0, 1):
+            branch = httpx.post(
+                f"{url}/api/matches/{info.id}/continue", json={"step": 0, "seat": seat}
+            )
+            assert branch.status_code == 403 and "person" in branch.json()["detail"]
     store.close()
 
 

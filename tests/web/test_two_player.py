@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from kessen.server.run import running
 from kessen.store.records import MatchStore
@@ -85,11 +86,13 @@ def create(page: Any, ruleset: str, seed: int, config: dict[str, Any], **extra: 
     page.check('input[name=mode][value="vs_human"]')
     assert page.is_visible("#friend-options") and page.is_hidden("#com-level")
     page.click("#start .advanced summary")
-    page.fill("#seed", str(seed))
+    assert page.is_hidden("#seed")  # the server deals a match between two people
     if ruleset == "kobo":
         shot(page, "two_player_00_start_screen")
-    page.click("#start-button")
-    page.wait_for_selector("#friend-invite")
+    # The server's own draw, made the test's known deal (the server runs in this process).
+    with mock.patch("kessen.server.deal.draw_seed", lambda: seed):
+        page.click("#start-button")
+        page.wait_for_selector("#friend-invite")
     link: str = page.input_value("#friend-invite")
     assert "#join=" in link
     return link

@@ -155,6 +155,19 @@ def nothing_secret(action: Action) -> bool:
     return False
 
 
+class FixedDeal(Protocol):
+    """Why ``config`` fixes what chance should deal (a deck left unshuffled, a pile in a
+    chosen order), one reason per switch; empty when chance deals everything. A match another
+    person plays may not be started so: whoever chose it would know the hidden cards."""
+
+    def __call__(self, config: Mapping[str, Any]) -> list[str]: ...
+
+
+def nothing_fixed(config: Mapping[str, Any]) -> list[str]:
+    """The default :class:`FixedDeal`: no switch of the config fixes the deal."""
+    return []
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What a ruleset offers the rest of the system.
@@ -166,7 +179,8 @@ class Ruleset:
     texts other seats may not read (replays and the "why" panel show them as their verb);
     ``rules_document`` gives the players' rules for the ルール / Rules screen and ``credits``
     the attribution its assets need; ``record_config`` lets an old record replay under the card
-    data it was made with; ``decks`` serves the deck builder (``None``: no deck lists).
+    data it was made with; ``decks`` serves the deck builder (``None``: no deck lists);
+    ``fixed_deal`` names the config switches that take the deal out of chance's hands.
     """
 
     name: str
@@ -184,6 +198,7 @@ class Ruleset:
     credits: Credits = no_credits
     record_config: RecordConfig = keep_config
     decks: DeckFormat | None = None
+    fixed_deal: FixedDeal = nothing_fixed
 
 
 _RULESETS: dict[str, Ruleset] = {}

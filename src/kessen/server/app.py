@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import random
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -41,7 +40,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kessen.engine import registry
 from kessen.engine.contract import RulesError
+from kessen.server import deal
+from kessen.server.com_pool import ComPool
 from kessen.server.content_api import content_router
+from kessen.server.deal import open_deal, refuse_chosen_deal
 from kessen.server.decks_api import (
     SavedRef,
     decks_router,
@@ -52,12 +54,14 @@ from kessen.server.decks_api import (
     with_saved_decks,
 )
 from kessen.server.friend_api import ClockSpec, friend_router
-from kessen.server.hub import DEFAULT_PACE, Client, Full, Hub
+from kessen.server.hub import DEFAULT_PACE, Client, Crowded, Full, Hub, client_address, make_room
 from kessen.server.limits import (
     BURST,
     EVICT_AFTER,
+    IDLE_AFTER,
     MAX_PACE,
     MAX_SESSIONS,
+    MIN_WATCH_PACE,
     NOTICE_EVERY,
     RATE,
     ConfigRefused,
@@ -123,6 +127,7 @@ class NewGame(BaseModel):
     com: str = Field(default="heuristic", max_length=64)
     pace: float | None = Field(default=None, ge=0, le=MAX_PACE, allow_inf_nan=False)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    """A chosen deal: refused between two people, an open deal otherwise (:mod:`.deal`)."""
     clock: ClockSpec | None = None
     """A match clock between two people (``mode`` ``vs_human``); none by default."""
 
@@ -149,6 +154,8 @@ def _restore_all(store: MatchStore, hub: Hub) -> None:
             _log.warning("match %s cannot be resumed: %s", info.id, err)
             continue
         session.pace = bounded_pace(session.pace, hub.pace)
+        if session.mode == "com_vs_com":
+            session.pace = max(session.pace, watch_floor(hub.pace))
         if session.id in hub.sessions:
             _log.warning("match %s cannot be resumed: session %s is taken", info.id, session.id)
             continue
@@ -167,6 +174,8 @@ def create_app(
     allow_origins: Sequence[str] = (),
     max_sessions: int = MAX_SESSIONS,
     evict_after: float = EVICT_AFTER,
+    idle_after: float = IDLE_AFTER,
+    com_processes: bool = False,
 ) -> FastAPI:
     """The application; ``pace`` is the default seconds per COM action. With a ``store``,
     every match is recorded as it is played, and unfinished ones come back on start-up.
@@ -174,12 +183,17 @@ def create_app(
     ``host`` and ``port`` are where the server listens (``port=None``: any port of its hosts
     counts as its own), ``allow_origins`` the extra origins that may open a game connection
     (``kessen play --allow-origin``; :class:`ValueError` for one that is not an origin).
-    ``max_sessions`` and ``evict_after`` bound the sessions kept in memory.
+    ``max_sessions``, ``evict_after`` and ``idle_after`` bound the sessions kept in memory.
+    ``com_processes`` thinks for COM in worker processes (``kessen play`` does), not threads.
     """
     allow = AllowList.build(host, port, allow_origins)
     serves_network = host.strip("[]") not in LOOPBACK
     hub = Hub(
-        pace=bounded_pace(pace, DEFAULT_PACE), max_sessions=max_sessions, evict_after=evict_after
+        pace=bounded_pace(pace, DEFAULT_PACE),
+        max_sessions=max_sessions,
+        evict_after=evict_after,
+        idle_after=idle_after,
+        com_pool=ComPool(processes=com_processes),
     )
 
     @contextlib.asynccontextmanager
@@ -258,15 +272,17 @@ def create_app(
                 raise HTTPException(422, f"{request.ruleset} has no decks to choose")
             config["decks"] = request.decks
         refuse_fixed_secret(request.ruleset, config, request.mode)
+        dealt_open = open_deal(request.ruleset, request.mode, request.seed is not None, config)
+        refuse_chosen_deal(request.mode, dealt_open)
         if uses_saved_decks(request.ruleset, config):
             refuse_remote(http, serves_network)
         config = await asyncio.to_thread(with_saved_decks, store, request.ruleset, config)
-        seed = request.seed if request.seed is not None else random.SystemRandom().randrange(2**62)
+        seed = request.seed if request.seed is not None else deal.draw_seed()
         pace = request.pace if request.pace is not None else hub.pace
-        try:
-            hub.make_room()
-        except Full as err:
-            raise HTTPException(503, str(err)) from err
+        if request.mode == "com_vs_com":  # watched, not played: the server sets the floor
+            pace = max(pace, watch_floor(hub.pace))
+        owner = client_address(http)
+        make_room(hub, owner)
         try:
             session = await asyncio.to_thread(
                 Session.create,
@@ -278,15 +294,16 @@ def create_app(
                 pace,
                 store,
                 clock=None if request.clock is None else request.clock.pair(),
+                open_deal=dealt_open,
             )
         except RulesError as err:
             raise HTTPException(422, str(err)) from err
         try:
-            hub.add(session)
+            hub.add(session, owner)
         except Full as err:  # filled up while this one was made: it goes, nothing was played
             if store is not None and session.recorder is not None:
                 await asyncio.to_thread(store.delete_match, session.recorder.match_id)
-            raise HTTPException(503, str(err)) from err
+            raise HTTPException(429 if isinstance(err, Crowded) else 503, str(err)) from err
         seat = SPECTATOR if request.mode == "com_vs_com" else 0
         invites = {} if session.table is None else {"invite": session.table.invite}
         if session.table is not None:
@@ -305,52 +322,79 @@ def create_app(
     @app.websocket("/ws/{game_id}")
     async def play(ws: WebSocket, game_id: str, token: str = "") -> None:
         await ws.accept()
-        session = hub.sessions.get(game_id)
-        if session is None and hub.was_evicted(game_id, token):
-            await ws.send_json(error("evicted", hub.evicted_message(game_id)))
-            await ws.close(code=4410)
+        address = ws.client.host if ws.client is not None else "?"
+        if not hub.connect(address):
+            await ws.send_json(
+                error(
+                    "too_many_connections",
+                    f"this address already holds {hub.connections_per_client} connections to "
+                    "the server, the most one client may; close some pages first",
+                )
+            )
+            await ws.close(code=4429)
             return
-        if session is None or token not in session.tokens:
-            await ws.send_json(error("unknown_game", "no such game, or a wrong token"))
-            await ws.close(code=4404)
-            return
-        client = Client(ws, session.seat_of(token))
-        hub.clients[game_id].add(client)
-        await hub.arrived(session, client)
-        bucket = TokenBucket()
-        noticed = -NOTICE_EVERY
         try:
-            await hub.send_state(session, client)
-            while True:
-                frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                if not bucket.take():
-                    now = time.monotonic()
-                    if now - noticed >= NOTICE_EVERY:  # one notice per flood, the rest dropped
-                        noticed = now
-                        await ws.send_json(
-                            error(
-                                "rate_limited",
-                                f"too many messages: at most {RATE:g} a second ({BURST:g} at "
-                                "once); the extra ones were dropped, not queued",
-                            )
-                        )
-                    continue
-                if frame.get("text") is None:
-                    await ws.send_json(
-                        error("binary", "binary frames are not accepted; send JSON text")
-                    )
-                    continue
-                if await _handle(hub, session, client, frame["text"]):
-                    bucket.refund()  # a move forward is bounded by the game's own length
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            await _serve(hub, ws, game_id, token, address)
         finally:
-            hub.clients.get(game_id, set()).discard(client)
-            hub.departed(session, client)
+            hub.disconnect(address)
 
     return app
+
+
+async def _serve(hub: Hub, ws: WebSocket, game_id: str, token: str, address: str) -> None:
+    """One game connection, from its first view to its close (see the module docstring)."""
+    session = hub.sessions.get(game_id)
+    if session is None and hub.was_evicted(game_id, token):
+        await ws.send_json(error("evicted", hub.evicted_message(game_id)))
+        await ws.close(code=4410)
+        return
+    if session is None or token not in session.tokens:
+        await ws.send_json(error("unknown_game", "no such game, or a wrong token"))
+        await ws.close(code=4404)
+        return
+    client = Client(ws, session.seat_of(token))
+    hub.clients[game_id].add(client)
+    await hub.arrived(session, client)
+    bucket = TokenBucket()
+    shared = hub.bucket(address)
+    noticed = -NOTICE_EVERY
+    try:
+        await hub.send_state(session, client)
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            if not (bucket.take() and shared.take()):
+                now = time.monotonic()
+                if now - noticed >= NOTICE_EVERY:  # one notice per flood, the rest dropped
+                    noticed = now
+                    await ws.send_json(
+                        error(
+                            "rate_limited",
+                            f"too many messages: at most {RATE:g} a second ({BURST:g} at "
+                            "once); the extra ones were dropped, not queued",
+                        )
+                    )
+                continue
+            if frame.get("text") is None:
+                await ws.send_json(
+                    error("binary", "binary frames are not accepted; send JSON text")
+                )
+                continue
+            if await _handle(hub, session, client, frame["text"]):
+                bucket.refund()  # a move forward is bounded by the game's own length
+                shared.refund()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.clients.get(game_id, set()).discard(client)
+        hub.departed(session, client)
+
+
+def watch_floor(server_pace: float) -> float:
+    """The fastest COM-vs-COM pace a client may ask for: :data:`MIN_WATCH_PACE`, or the
+    server's own default pace if that is faster (the operator's choice)."""
+    return min(MIN_WATCH_PACE, server_pace)
 
 
 def _apply(session: Session, seat: int, message: ClientMessage) -> None:

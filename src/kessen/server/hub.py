@@ -29,14 +29,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic_core
-from fastapi import WebSocket, WebSocketDisconnect
+from fastapi import HTTPException, Request, WebSocket, WebSocketDisconnect
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
-from kessen.server.limits import EVICT_AFTER, MAX_SESSIONS
+from kessen.server.com_pool import ONLY_WATCHED, PERSON_WAITS, ComPool
+from kessen.server.limits import (
+    CLIENT_BURST,
+    CLIENT_RATE,
+    EVICT_AFTER,
+    FIRST_VISIT,
+    IDLE_AFTER,
+    MAX_CONNECTIONS_PER_CLIENT,
+    MAX_SESSIONS,
+    MAX_SESSIONS_PER_CLIENT,
+    ROOM_IDLE,
+    TokenBucket,
+)
 from kessen.server.protocol import error
 from kessen.server.security import same_secret
-from kessen.server.session import Session, com_choice
+from kessen.server.session import Session
 
 DEFAULT_PACE = 3.0
 EVICTED_KEPT = 4096
@@ -47,6 +59,10 @@ _log = logging.getLogger(__name__)
 
 class Full(RuntimeError):
     """No room for another session: every session in memory is still being played."""
+
+
+class Crowded(Full):
+    """One client already plays as many sessions at once as one client may."""
 
 
 @dataclass(eq=False)
@@ -77,13 +93,32 @@ class Hub:
     """Evicted sessions: their record's match id and their tokens."""
     closing: set[asyncio.Task[None]] = field(default_factory=set)
     """Connections of evicted sessions being told and closed, and departures being told."""
+    idle_after: float = IDLE_AFTER
+    per_client: int = MAX_SESSIONS_PER_CLIENT
+    connections_per_client: int = MAX_CONNECTIONS_PER_CLIENT
+    com_pool: ComPool = field(default_factory=ComPool)
+    owners: dict[str, str] = field(default_factory=dict)
+    """The client (address) that started each session; none for a session restored on
+    start-up."""
+    idle_since: dict[str, float] = field(default_factory=dict)
+    """Sessions without any open connection, and since when (monotonic seconds)."""
+    visited: set[str] = field(default_factory=set)
+    """Sessions that have had a connection (a player who left one went elsewhere; a new one
+    waits :data:`~kessen.server.limits.FIRST_VISIT` seconds for its first)."""
+    connections: dict[str, int] = field(default_factory=dict)
+    """Open WebSockets per client address."""
+    buckets: dict[str, TokenBucket] = field(default_factory=dict)
+    """The message rate limit of each client address, over all its connections."""
 
-    def add(self, session: Session) -> None:
-        """Register a session and start driving its COM seats; :class:`Full` if there is no
-        room even after evicting the oldest finished session."""
+    def add(self, session: Session, owner: str | None = None) -> None:
+        """Register a session (started by client ``owner``) and start driving its COM seats;
+        :class:`Full` if there is no room (:meth:`make_room`)."""
         if session.id in self.sessions:
             raise ValueError(f"session {session.id} is already live")
-        self.make_room()
+        self.make_room(owner)
+        if owner is not None:
+            self.owners[session.id] = owner
+        self.idle_since[session.id] = time.monotonic()
         self.sessions[session.id] = session
         self.clients[session.id] = set()
         self.locks[session.id] = asyncio.Lock()
@@ -93,14 +128,92 @@ class Hub:
         self.wake[session.id].set()
         self._note_end(session)
 
-    def make_room(self) -> None:
-        """Make sure one more session fits (evicting the finished session that ended first if
-        need be); :class:`Full` saying so if every session is still being played."""
-        if len(self.sessions) >= self.max_sessions and not self._evict_oldest():
-            raise Full(
-                f"the server already runs {len(self.sessions)} unfinished games, its limit; "
-                "finish one, or try again later"
-            )
+    def make_room(self, owner: str | None = None) -> None:
+        """Make sure one more session of client ``owner`` fits.
+
+        A client plays at most :attr:`per_client` unfinished sessions at once: beyond, its
+        own session left longest without a connection is abandoned (it went to another game),
+        and if all of them are open, :class:`Crowded`. The server holds at most
+        :attr:`max_sessions`: beyond, the finished session that ended first is evicted, else
+        the session left longest without a connection (for at least
+        :data:`~kessen.server.limits.ROOM_IDLE` seconds) is abandoned, else :class:`Full`.
+        """
+        if owner is not None:
+            mine = [
+                sid for sid, who in self.owners.items() if who == owner and sid not in self.ended
+            ]
+            if len(mine) >= self.per_client:
+                now = time.monotonic()
+                left = [
+                    sid
+                    for sid in mine
+                    if sid in self.idle_since
+                    and (sid in self.visited or now - self.idle_since[sid] >= FIRST_VISIT)
+                ]
+                if not left:
+                    raise Crowded(
+                        f"you already play {len(mine)} games at once on this server, the most "
+                        "one player may; finish or leave one of them first"
+                    )
+                self.abandon(
+                    min(left, key=self.idle_since.__getitem__), "its player started another game"
+                )
+        if len(self.sessions) < self.max_sessions or self._evict_oldest():
+            return
+        now = time.monotonic()
+        idle = [
+            sid
+            for sid, since in self.idle_since.items()
+            if now - since >= ROOM_IDLE and sid not in self.ended
+        ]
+        if idle:
+            self.abandon(min(idle, key=self.idle_since.__getitem__), "the server needed room")
+            return
+        raise Full(
+            f"the server already runs {len(self.sessions)} unfinished games, its limit; "
+            "finish one, or try again later"
+        )
+
+    def abandon(self, session_id: str, why: str) -> None:
+        """End an unfinished session that its players left: its record is finished as
+        abandoned (no winner, never resumed), and it leaves memory."""
+        session = self.sessions.get(session_id)
+        if session is None:
+            return
+        if not session.over and session.recorder is not None:
+            recorder = session.recorder
+            try:
+                recorder.store.finish_match(recorder.match_id, None)
+            except Exception:  # the store's trouble must not keep the room taken
+                _log.exception("session %s: its record could not be marked abandoned", session_id)
+        self.evict(session_id, f"abandoned: {why}")
+
+    # --- clients ------------------------------------------------------------------------
+
+    def connect(self, address: str) -> bool:
+        """Count one more open WebSocket of client ``address``; False (nothing counted) if it
+        already holds as many as one client may."""
+        count = self.connections.get(address, 0)
+        if count >= self.connections_per_client:
+            return False
+        self.connections[address] = count + 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        """One WebSocket of ``address`` closed."""
+        count = self.connections.get(address, 0) - 1
+        if count > 0:
+            self.connections[address] = count
+        else:
+            self.connections.pop(address, None)
+            self.buckets.pop(address, None)
+
+    def bucket(self, address: str) -> TokenBucket:
+        """The rate limit shared by every connection of client ``address``."""
+        found = self.buckets.get(address)
+        if found is None:
+            found = self.buckets[address] = TokenBucket(rate=CLIENT_RATE, burst=CLIENT_BURST)
+        return found
 
     def lock(self, session: Session) -> asyncio.Lock:
         """The lock every change to ``session`` and every view of it is made under (an evicted
@@ -162,9 +275,10 @@ class Hub:
                         continue
                     view, legal = _com_input(session.live, seat)
                     com_seed = session.com_seed()
+                priority = PERSON_WAITS if session.human_seats else ONLY_WATCHED
                 try:
-                    action, why = await asyncio.to_thread(
-                        com_choice, session.ruleset, session.com[seat], com_seed, view, legal
+                    action, why = await self.com_pool.choose(
+                        priority, session.ruleset, session.com[seat], com_seed, view, legal
                     )
                 except Exception:  # com_choice already falls back; this is a last guard
                     _log.exception("COM of session %s failed", session.id)
@@ -200,6 +314,8 @@ class Hub:
     async def arrived(self, session: Session, client: Client) -> None:
         """A connection opened: its seat is present (the others see it, once it has its
         own first view)."""
+        self.idle_since.pop(session.id, None)
+        self.visited.add(session.id)
         async with self.lock(session):
             session.arrive(client.seat)
         if session.table is not None:
@@ -210,11 +326,15 @@ class Hub:
         """A connection closed: the session is told (a seat left alone starts its grace
         period) and the others are shown it."""
         self.clients.get(session.id, set()).discard(client)
+        if session.id in self.sessions and not self.clients.get(session.id):
+            self.idle_since[session.id] = time.monotonic()
         if session.table is None or session.id not in self.sessions:
             return
 
         async def tell() -> None:
             async with self.lock(session):
+                if session.id not in self.sessions:
+                    return  # evicted meanwhile: nobody is left to tell
                 session.leave(client.seat)
             self.changed(session)
             await self.broadcast(session)
@@ -235,15 +355,20 @@ class Hub:
         return True
 
     def evict(self, session_id: str, why: str) -> None:
-        """Remove a finished session from memory, telling its connections (the store keeps
-        its record)."""
-        session = self.sessions.pop(session_id)
+        """Remove a session from memory, telling its connections (the store keeps its record);
+        nothing if it already left."""
+        session = self.sessions.pop(session_id, None)
+        if session is None:
+            return
         task = self.tasks.pop(session_id, None)
         if task is not None:
             task.cancel()
         self.wake.pop(session_id, None)
         self.locks.pop(session_id, None)
         self.ended.pop(session_id, None)
+        self.idle_since.pop(session_id, None)
+        self.visited.discard(session_id)
+        self.owners.pop(session_id, None)
         match_id = session.recorder.match_id if session.recorder is not None else None
         self.gone[session_id] = (match_id, frozenset(session.tokens))
         while len(self.gone) > EVICTED_KEPT:
@@ -271,8 +396,9 @@ class Hub:
         return entry is not None and any(same_secret(token, t) for t in entry[1])
 
     def sweep(self, now: float | None = None) -> list[str]:
-        """Evict the finished sessions whose grace period is over and that nobody watches;
-        return their ids."""
+        """Evict the finished sessions whose grace period is over and that nobody watches,
+        and abandon the unfinished ones nobody has connected to for :attr:`idle_after`
+        seconds; return their ids."""
         now = time.monotonic() if now is None else now
         out = [
             sid
@@ -281,18 +407,33 @@ class Hub:
         ]
         for sid in out:
             self.evict(sid, "finished and left unwatched")
-        return out
+        idle = [
+            sid
+            for sid, since in list(self.idle_since.items())
+            if now - since >= self.idle_after
+            and not self.clients.get(sid)
+            and sid not in self.ended
+        ]
+        for sid in idle:
+            self.abandon(sid, f"nobody connected to it for {self.idle_after:g} seconds")
+        return out + idle
 
     async def sweeper(self) -> None:
-        """Sweep now and then, for as long as the server runs."""
+        """Sweep now and then, for as long as the server runs (a failure is logged, and the
+        next sweep comes all the same)."""
+        every = max(0.05, min(self.evict_after / 4, self.idle_after / 4, 30.0))
         while True:
-            await asyncio.sleep(max(0.05, min(self.evict_after / 4, 30.0)))
-            self.sweep()
+            await asyncio.sleep(every)
+            try:
+                self.sweep()
+            except Exception:
+                _log.exception("sweeping the sessions failed")
 
     async def close(self) -> None:
-        """Stop every COM task."""
+        """Stop every COM task and COM's workers."""
         for task in self.tasks.values():
             task.cancel()
+        self.com_pool.close()
 
 
 def state_message(view: Json) -> str:
@@ -310,3 +451,19 @@ async def _close(ws: WebSocket, message: Any) -> None:
     with contextlib.suppress(Exception):
         await ws.send_json(message)
         await ws.close(code=4410)
+
+
+def client_address(request: Request) -> str:
+    """The address a request came from (the key of the per-client quotas)."""
+    return request.client.host if request.client is not None else "?"
+
+
+def make_room(hub: Hub, owner: str) -> None:
+    """Room for one more session of client ``owner``, or the HTTP error saying why not
+    (429: that client plays too many at once; 503: the server is full)."""
+    try:
+        hub.make_room(owner)
+    except Crowded as err:
+        raise HTTPException(429, str(err)) from err
+    except Full as err:
+        raise HTTPException(503, str(err)) from err

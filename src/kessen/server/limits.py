@@ -4,10 +4,15 @@ No client can make the server do unbounded work. A new game's config is screened
 ruleset sees it (:func:`screen_config`): the ruleset validates every config itself (a client
 cannot switch Kōbō's deck rules off) and bounds it (deck sizes, ``best_of`` odd and at most
 nine). COM pace lies in ``[0, MAX_PACE]`` on every path, a restored session's too
-(:func:`bounded_pace`). At most :data:`MAX_SESSIONS` sessions live in memory; finished ones
-leave it :data:`EVICT_AFTER` seconds after their end (their records stay in the store). Each
-WebSocket may send :data:`RATE` messages a second, in bursts of :data:`BURST`
-(:class:`TokenBucket`); the excess is dropped, never queued. A person's ``act`` that the game
+(:func:`bounded_pace`), COM against COM at least :data:`MIN_WATCH_PACE` a client cannot go
+below. At most :data:`MAX_SESSIONS` sessions live in memory, at most
+:data:`MAX_SESSIONS_PER_CLIENT` of one client address; finished ones leave it
+:data:`EVICT_AFTER` seconds after their end (their records stay in the store), unfinished ones
+nobody connects to are abandoned after :data:`IDLE_AFTER` seconds. Each WebSocket may send
+:data:`RATE` messages a second, in bursts of :data:`BURST` (:class:`TokenBucket`), and all the
+connections of one client address together :data:`CLIENT_RATE` (bursts of
+:data:`CLIENT_BURST`), from at most :data:`MAX_CONNECTIONS_PER_CLIENT` connections; the excess
+is dropped, never queued. A person's ``act`` that the game
 accepts is given back its token: those are bounded by the game's own length (a bot playing at
 full speed is no flood), while undo/redo, refused and idle messages are not. Between two
 people, a seat that lost its connection is waited for :data:`GRACE` seconds, and a match clock
@@ -23,8 +28,29 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-MAX_SESSIONS: Final = 64
-"""Sessions kept in memory at once; a new game beyond evicts the oldest finished one."""
+MAX_SESSIONS: Final = 160
+"""Sessions kept in memory at once; a new game beyond evicts the oldest finished one (or
+abandons one left for :data:`ROOM_IDLE` seconds)."""
+MAX_SESSIONS_PER_CLIENT: Final = 8
+"""Unfinished sessions one client address plays at once; a new game beyond abandons the one it
+left longest ago (none left: refused with 429)."""
+FIRST_VISIT: Final = 10.0
+"""Seconds a new session waits for its first connection before its client's next game may
+abandon it (one it was connected to and left may go at once)."""
+IDLE_AFTER: Final = 900.0
+"""Seconds an unfinished session may go without any open connection before it is abandoned
+(its record marked so, never resumed): a vs-COM match or an invite nobody came back to."""
+ROOM_IDLE: Final = 60.0
+"""Seconds without a connection after which a full server may abandon a session for a new one."""
+MAX_CONNECTIONS_PER_CLIENT: Final = 32
+"""WebSockets one client address may hold open at once."""
+CLIENT_RATE: Final = 40.0
+"""Messages a second one client address may send over all its connections, on average."""
+CLIENT_BURST: Final = 80.0
+"""Messages one client address may send at once over all its connections."""
+MIN_WATCH_PACE: Final = 0.5
+"""The fastest pace, in seconds per action, a client may ask for COM against COM (a server
+started with a faster default pace uses that instead)."""
 EVICT_AFTER: Final = 60.0
 """Seconds a finished session nobody watches stays in memory before it goes (a page that stays
 open keeps it; a later visit is pointed to its record)."""
@@ -38,7 +64,9 @@ MAX_PACE: Final = 30.0
 """The slowest COM pace, in seconds per action."""
 GRACE: Final = 60.0
 """Seconds a match between two people waits for a seat that lost its connection before that
-seat's clock (if one is set) runs again."""
+seat's clock (if one is set) runs again: once per seat for the whole match, not per absence.
+Every second away spends it, it is never refilled, and reconnecting gives nothing back
+(:mod:`kessen.server.table`)."""
 MAX_BANK: Final = 7200.0
 """The largest bank of a match clock, in seconds (the smallest is one second)."""
 MAX_INCREMENT: Final = 600.0

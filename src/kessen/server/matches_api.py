@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Final, Literal
 
-from fastapi import APIRouter, Header, HTTPException, Path, Query
+from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from kessen.engine import registry
 from kessen.engine.contract import GameState, Json, RulesError
 from kessen.engine.replay import ReplayDivergence
-from kessen.server.hub import Full, Hub
+from kessen.server.hub import Crowded, Full, Hub, client_address, make_room
 from kessen.server.limits import bounded_pace
 from kessen.server.security import same_secret
 from kessen.server.session import SPECTATOR, Session, SessionError
@@ -79,6 +79,7 @@ class Replayed:
     actors: list[int]
     prompts: list[str]
     marks: list[tuple[int, int, int | None]]
+    config: Json
 
     @property
     def steps(self) -> int:
@@ -110,7 +111,16 @@ def _replayed(record: MatchRecord) -> Replayed:
         view = state.view(0)
         match = view.get("match") or {}
         marks.append((int(match.get("game", 1)), int(view.get("turn", 0)), view.get("turn_player")))
-    return Replayed(record.info, record.meta, states, list(replay.actions), actors, prompts, marks)
+    return Replayed(
+        record.info,
+        record.meta,
+        states,
+        list(replay.actions),
+        actors,
+        prompts,
+        marks,
+        record.config,
+    )
 
 
 class Replays:
@@ -189,10 +199,37 @@ def token_seat(meta: Json, token: str | None) -> int | None:
     return None
 
 
-def viewable_seats(info: MatchInfo, open_: bool, meta: Json, token: str | None) -> list[SeatKey]:
-    """The views of a recorded match this request may open (see the module docstring)."""
+def secret_seats(info: MatchInfo, config: Json) -> list[int]:
+    """The seats whose fixed list in ``config`` is their player's secret from everyone else:
+    a secret deck format's entry (a TWGP build chosen before the game) of a seat whose
+    opponent was a person, who did not choose it and may not see it (twgp-trump.md §2.2).
+    Against COM the one person chose both lists, and nothing is secret from them."""
+    found = registry.get(info.ruleset).decks
+    if found is None or not found.secret:
+        return []
+    entries = config.get(found.config_key)
+    if not isinstance(entries, list):
+        return []
+    return [
+        seat
+        for seat, entry in enumerate(entries[:2])
+        if entry is not None and info.players.get(str(1 - seat)) == "human"
+    ]
+
+
+def viewable_seats(
+    info: MatchInfo, open_: bool, meta: Json, token: str | None, secret: list[int] | None = None
+) -> list[SeatKey]:
+    """The views of a recorded match this request may open (see the module docstring). A
+    ``secret`` seat's view and ``all`` (which show its secret build) are its player's alone,
+    even once the match is over."""
     if not open_:
-        return ["0", "1", "all"]
+        seats: list[SeatKey] = ["0", "1", "all"]
+        owner = token_seat(meta, token) if secret else None
+        for hidden in secret or []:
+            if owner != hidden:
+                seats = [s for s in seats if s not in ("all", "0" if hidden == 0 else "1")]
+        return seats
     seat = token_seat(meta, token)
     if seat == SPECTATOR and meta.get("mode") == "com_vs_com":
         return ["0"]
@@ -201,9 +238,16 @@ def viewable_seats(info: MatchInfo, open_: bool, meta: Json, token: str | None) 
     return []
 
 
-def public_info(info: MatchInfo, open_: bool) -> Json:
-    """A match's listing: without the seed while it is open."""
+def public_info(
+    info: MatchInfo, open_: bool, meta: Json | None = None, secret: bool = False
+) -> Json:
+    """A match's listing: without the seed while it is open, or when it holds a ``secret``
+    build (the seed deals that build's pile); ``open_deal`` when a client chose the deal
+    (:mod:`kessen.server.deal`, from the match's stored ``meta``)."""
     data = info.to_json()
+    data["open_deal"] = bool((meta or {}).get("open_deal"))
+    if secret:
+        data.pop("seed", None)
     if open_:
         data.pop("seed", None)
         data["open"] = True
@@ -212,10 +256,19 @@ def public_info(info: MatchInfo, open_: bool) -> Json:
     return data
 
 
-def _refuse_seat(info: MatchInfo, seat: str, seats: list[SeatKey], token: str | None) -> None:
-    """Refuse (403) a view of an open match that this request may not open."""
+def _refuse_seat(
+    info: MatchInfo, seat: str, seats: list[SeatKey], token: str | None, open_: bool = True
+) -> None:
+    """Refuse (403) a view of a recorded match that this request may not open."""
     if seat in seats:
         return
+    if not open_:  # over, but a secret build stays its player's (viewable_seats)
+        raise HTTPException(
+            403,
+            f"match {info.id}: a build chosen before the game is its player's secret, and "
+            f"this view would show it; only that player's token opens it (this request may "
+            f"open: {', '.join(seats)})",
+        )
     head = f"match {info.id} is not finished, so its hidden cards stay hidden"
     if not seats:
         if token:
@@ -361,6 +414,46 @@ def continue_level(info: MatchInfo, seat: int) -> str:
     return "heuristic" if "heuristic" in rules.players else next(iter(rules.players))
 
 
+def _has_secret(store: MatchStore, info: MatchInfo) -> bool:
+    """Whether a listed match holds a secret build (:func:`secret_seats`); the config is read
+    only for the rulesets with secret lists, between two people."""
+    try:
+        found = registry.get(info.ruleset).decks
+    except (KeyError, ImportError):
+        return False
+    if found is None or not found.secret or "human" not in info.players.values():
+        return False
+    try:
+        return bool(secret_seats(info, store.get(info.id).config))
+    except StoreError:
+        return False
+
+
+def continue_refusal(info: MatchInfo, open_: bool, seat: int) -> str | None:
+    """Why ``seat`` may not continue ``info`` against COM (a code; None when it may).
+
+    A branch starts from the recorded hidden state and gives COM the other seat, which then
+    plays that seat's real hidden cards in front of the continuing player. So only matches
+    whose hidden cards are no secret of anyone else may be continued: ``"open"`` while the
+    match (or one it branched from) is unfinished, ``"person"`` when a person played the other
+    seat (their cards, a TWGP build among them, stay theirs).
+    """
+    if open_:
+        return "open"
+    if info.players.get(str(1 - seat)) == "human":
+        return "person"
+    return None
+
+
+CONTINUE_REFUSED: Final = {
+    "open": "match {id} is not finished: a branch would play from its real hidden state, so "
+    "COM would play the cards your opponent holds hidden; continue it once it is over",
+    "person": "match {id} was played against a person: a branch would give COM that "
+    "person's hidden cards (and their secret build), so it cannot be continued",
+}
+"""What a refused ``/continue`` answers, per :func:`continue_refusal` code."""
+
+
 # --- routes -------------------------------------------------------------------------------
 
 
@@ -433,9 +526,14 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
                 limit=limit + 1,
                 offset=offset,
             )
-            listed = [public_info(info, is_open(matches, info)) for info in rows]
+            metas = matches.metas([info.id for info in rows])
+            listed = [
+                public_info(
+                    info, is_open(matches, info), metas.get(info.id), _has_secret(matches, info)
+                )
+                for info in rows
+            ]
             if token:  # the seat this browser played (its tokens), where it played one
-                metas = matches.metas([info.id for info in rows])
                 for data, info in zip(listed, rows, strict=True):
                     seat = token_seat(metas.get(info.id, {}), token)
                     if seat in (0, 1) and info.players.get(str(seat)) == "human":
@@ -450,16 +548,24 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
             "more": len(rows) > limit,
         }
 
+    def access(rep: Replayed, open_: bool, token: str | None) -> tuple[list[SeatKey], Json]:
+        """The views this request may open, and the match's listing as it may see it."""
+        secret = secret_seats(rep.info, rep.config)
+        seats = viewable_seats(rep.info, open_, rep.meta, token, secret)
+        return seats, public_info(rep.info, open_, rep.meta, bool(secret))
+
     @router.get("/api/matches/{match_id}")
     async def match_info(match_id: MatchId, token: Token = None) -> dict[str, Any]:
         rep, open_ = await replayed(match_id)
+        seats, listing = access(rep, open_, token)
         return {
-            "match": public_info(rep.info, open_),
+            "match": listing,
             "steps": rep.steps,
             "finished": rep.info.is_finished,
-            "seats": viewable_seats(rep.info, open_, rep.meta, token),
+            "seats": seats,
             "turns": rep.turns(),
             "continue_com": {str(s): continue_level(rep.info, s) for s in (0, 1)},
+            "continue_refused": {str(s): continue_refusal(rep.info, open_, s) for s in (0, 1)},
         }
 
     @router.get("/api/matches/{match_id}/replay")
@@ -470,8 +576,9 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
         token: Token = None,
     ) -> dict[str, Any]:
         rep, open_ = await replayed(match_id)
-        _refuse_seat(rep.info, seat, viewable_seats(rep.info, open_, rep.meta, token), token)
-        return await asyncio.to_thread(_whole_replay, rep, seat, lang, public_info(rep.info, open_))
+        seats, listing = access(rep, open_, token)
+        _refuse_seat(rep.info, seat, seats, token, open_)
+        return await asyncio.to_thread(_whole_replay, rep, seat, lang, listing)
 
     @router.get("/api/matches/{match_id}/step/{step}")
     async def match_step(
@@ -484,23 +591,25 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
         token: Token = None,
     ) -> dict[str, Any]:
         rep, open_ = await replayed(match_id)
-        _refuse_seat(rep.info, seat, viewable_seats(rep.info, open_, rep.meta, token), token)
+        seats, _ = access(rep, open_, token)
+        _refuse_seat(rep.info, seat, seats, token, open_)
         at = step_of(rep, step)
         return await asyncio.to_thread(_step_view, rep, at, seat, lang, log_from, base)
 
     @router.post("/api/matches/{match_id}/continue")
     async def continue_match(
-        match_id: MatchId, request: Continue, token: Token = None
+        match_id: MatchId, request: Continue, http: Request, token: Token = None
     ) -> dict[str, Any]:
         matches, _ = recorded()
         rep, open_ = await replayed(match_id)
         step = step_of(rep, request.step)
-        seats = viewable_seats(rep.info, open_, rep.meta, token)
-        _refuse_seat(rep.info, "0" if request.seat == 0 else "1", seats, token)
-        try:
-            hub.make_room()
-        except Full as err:
-            raise HTTPException(503, str(err)) from err
+        seats, _ = access(rep, open_, token)
+        _refuse_seat(rep.info, "0" if request.seat == 0 else "1", seats, token, open_)
+        refused = continue_refusal(rep.info, open_, request.seat)
+        if refused is not None:
+            raise HTTPException(403, CONTINUE_REFUSED[refused].format(id=match_id))
+        owner = client_address(http)
+        make_room(hub, owner)
         level = continue_level(rep.info, request.seat)
         seconds = bounded_pace(rep.meta.get("pace"), hub.pace)
         try:
@@ -516,10 +625,10 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
             raise HTTPException(409, f"match {match_id} cannot be continued{why}") from err
         assert session.recorder is not None
         try:
-            hub.add(session)
+            hub.add(session, owner)
         except Full as err:  # filled up while the branch was made: it goes, nothing was played
             await asyncio.to_thread(matches.delete_match, session.recorder.match_id)
-            raise HTTPException(503, str(err)) from err
+            raise HTTPException(429 if isinstance(err, Crowded) else 503, str(err)) from err
         return {
             "id": session.id,
             "token": session.first_token,

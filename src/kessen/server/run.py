@@ -110,7 +110,14 @@ def _config(
     allow_origins: Sequence[str] = (),
 ) -> uvicorn.Config:
     return uvicorn.Config(
-        create_app(pace=pace, store=store, host=host, port=port, allow_origins=allow_origins),
+        create_app(
+            pace=pace,
+            store=store,
+            host=host,
+            port=port,
+            allow_origins=allow_origins,
+            com_processes=True,
+        ),
         host=host,
         port=port,
         log_level="warning",

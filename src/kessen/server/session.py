@@ -91,6 +91,9 @@ class Session:
     undo_rule: UndoRule = field(default_factory=UndoRule)
     table: Table | None = None
     """Two people's match: invite, presence, clock, undo requests (``vs_human`` only)."""
+    open_deal: list[str] = field(default_factory=list)
+    """Why the client, not the server, chose the deal (:mod:`kessen.server.deal`); empty for
+    a fair deal."""
     now: Callable[[], float] = field(default=time.monotonic, repr=False)
     """The clock of the table's grace periods and match clock (a fake one in tests)."""
     _log_texts: dict[tuple[str, int | None, int | None, bool], list[tuple[Event, str]]] = field(
@@ -108,11 +111,13 @@ class Session:
         pace: float,
         store: MatchStore | None = None,
         clock: tuple[float, float] | None = None,
+        open_deal: list[str] | None = None,
     ) -> Session:
         """A new session, recorded in ``store`` if given; raises :class:`RulesError` for a bad
         config or COM level. Its first token (the player's, or the spectator's in COM vs COM;
         the creator's, seat 0, between two people) is in ``tokens``. ``clock`` (bank, increment
-        in seconds) sets a match clock between two people."""
+        in seconds) sets a match clock between two people; ``open_deal`` says why the client
+        chose the deal (:mod:`kessen.server.deal`), if it did."""
         rules = registry.get(ruleset)
         if mode == "vs_human":
             com_level = next(iter(rules.players))  # no COM plays; any known level passes
@@ -129,6 +134,7 @@ class Session:
             "vs_human": {},
         }[mode]
         session = Session(secrets.token_hex(8), ruleset, config, seed, mode, com, pace)
+        session.open_deal = list(open_deal or [])
         session.states.append(state)
         session.new_token(0 if mode != "com_vs_com" else SPECTATOR)
         if mode == "vs_human":
@@ -151,6 +157,7 @@ class Session:
             "com": {str(k): v for k, v in self.com.items()},
             "pace": self.pace,
             "tokens": dict(self.tokens),
+            **({"open_deal": list(self.open_deal)} if self.open_deal else {}),
             **({} if self.table is None else self._table_meta(self.table)),
         }
 
@@ -183,6 +190,7 @@ class Session:
             float(meta["pace"]),
         )
         session.tokens = {str(k): int(v) for k, v in meta["tokens"].items()}
+        session.open_deal = [str(r) for r in meta.get("open_deal") or []]
         if session.mode == "vs_human":
             # An unused invite is kept in the meta: it still opens seat 1. Without one the seat
             # counts as taken (its token still opens it). The clock starts again from full banks.
@@ -235,6 +243,10 @@ class Session:
         session = Session(
             secrets.token_hex(8), replay.ruleset, replay.config, replay.seed, "vs_com", com, pace
         )
+        session.open_deal = [
+            *(str(r) for r in record.meta.get("open_deal") or []),
+            f"branch: continued from match {match_id} at step {step}, whose cards its replay shows",
+        ]
         session._load(replay)
         if session.live.pending is None:
             raise SessionError(f"the match is over after step {step}: nothing left to play")
@@ -360,6 +372,7 @@ class Session:
         if self.cursor is not None:
             raise SessionError("you are viewing the history; return to live play first")
         self._table_open()
+        self._charge(seat)  # first: a move at or after zero is refused, the match lost on time
         try:
             action = Action.parse(text)
         except ActionParseError as err:
@@ -367,10 +380,9 @@ class Session:
         state = self.live.clone()
         state.answer(seat, prompt_id, action)
         self.redo_groups.clear()
-        self._charge()
         self._push(seat, action, state)
         if self.table is not None and self.table.clock is not None:
-            self.table.clock.left[seat] += self.table.clock.increment
+            self.table.clock.left[seat] += self.table.clock.increment  # a bank above zero
         self.retime()
 
     def com_seed(self) -> int:
@@ -395,7 +407,7 @@ class Session:
             "prompt": pending.prompt,
             "action": str(action),
             "level": self.com[seat],
-            "candidates": _candidates(explanation),
+            "candidates": candidates_json(explanation),
         }
 
     def com_step(self) -> Action | None:
@@ -511,13 +523,16 @@ class Session:
     def arrive(self, seat: int) -> None:
         """A connection of ``seat`` opened (two people: it is present again)."""
         if self.table is not None:
-            self.table.arrive(seat)
+            self.table.arrive(seat, self.now())
             self.retime()
 
     def leave(self, seat: int) -> None:
-        """A connection of ``seat`` closed (two people: its grace period may start)."""
+        """A connection of ``seat`` closed (two people: an absence may start, spending what is
+        left of its grace). A seat that leaves at or after zero has lost on time: leaving does
+        not stop a clock that ran out."""
         if self.table is not None:
-            self._charge()
+            with contextlib.suppress(SessionError):  # the match ended on time: nothing to refuse
+                self._charge()
             self.table.leave(seat, self.now())
             self.retime()
 
@@ -531,26 +546,48 @@ class Session:
         if not table.claimed:
             raise SessionError("your opponent has not joined yet: share the invite link")
 
-    def _charge(self) -> None:
-        """Charge the running clock up to now (before a move changes who decides)."""
-        if self.table is not None and self.table.clock is not None:
-            self.table.clock.settle(self.now())
+    def _charge(self, seat: int | None = None) -> None:
+        """Charge the running clock up to now, before a move (of ``seat``, if given) is looked
+        at. A seat whose bank is then at or below zero (the running one, or ``seat``) has lost
+        on time, however few milliseconds the watcher has not looked yet: the match ends so
+        (recorded) and :class:`SessionError` refuses the move, before any increment."""
+        table = self.table
+        if table is None or table.clock is None or table.ended is not None:
+            return
+        clock = table.clock
+        clock.settle(self.now())
+        out = [s for s in (clock.running, seat) if s is not None and 0 <= s < len(clock.left)]
+        loser = next((s for s in out if clock.left[s] <= 0.0), None)
+        if loser is None:
+            return
+        self._forfeit(loser)
+        if seat is None:
+            raise SessionError(f"P{loser + 1}'s time ran out: the match is lost on time")
+        if loser == seat:
+            raise SessionError("your time ran out: the match is lost on time")
+        raise SessionError("the match is over: your opponent's time ran out")
 
     def retime(self) -> None:
         """Let the clock run for the seat whose decision is pending; for nobody while the
-        match waits for its guest, for a seat away within its grace, or after the end."""
+        match waits for its guest, for a seat away with grace left (one grace per seat and
+        match: :mod:`kessen.server.table`), or after the end."""
         table = self.table
-        if table is None or table.clock is None:
+        if table is None:
             return
         now = self.now()
+        if table.claimed and table.started is None:
+            table.started = now  # absences spend grace from now on
+        if table.clock is None:
+            return
         pending = self.live.pending
         seat = None
         if pending is not None and table.claimed and table.ended is None:
             seat = None if table.away(pending.seat, now) else pending.seat
-        stopped = table.clock.running is None
+        stopped, looked = table.clock.running is None, table.clock.since
         table.clock.run(seat, now)
-        if stopped and seat is not None and seat in table.away_since:
-            table.clock.since = min(now, table.away_since[seat] + table.grace)  # grace's end
+        end = None if seat is None else table.grace_end(seat)
+        if stopped and end is not None:  # charged from the end of its grace, not before the
+            table.clock.since = max(looked, min(now, end))  # clock was last looked at stopped
 
     def tick(self) -> bool:
         """Look at the clock: a seat at zero loses the match. True if it just ended so."""
@@ -589,7 +626,7 @@ class Session:
         self._table_open()
         if self.over:
             raise SessionError("the match is over; open its record to replay or branch it")
-        self._charge()
+        self._charge(seat)  # a clock that ran out ended the match first: lost on time
         self._end(Outcome(1 - seat, RESIGN))
 
     def _forfeit(self, loser: int) -> None:
@@ -611,8 +648,10 @@ class Session:
         self.version += 1
 
     def _request_undo(self, table: Table, seat: int) -> None:
-        """``seat`` asks to take back its last decision (as the undo rule allows)."""
+        """``seat`` asks to take back its last decision (as the undo rule allows); refused,
+        the match lost on time, once a clock ran out."""
         self._table_open()
+        self._charge(seat)
         point = self.undo_point(seat)
         if point.index is None:
             raise SessionError(point.reason or "cannot undo")
@@ -624,7 +663,8 @@ class Session:
         self.version += 1
 
     def answer_undo(self, seat: int, accept: bool) -> None:
-        """The opponent of the seat that asked accepts (the undo is made) or refuses."""
+        """The opponent of the seat that asked accepts (the undo is made) or refuses; refused,
+        the match lost on time, once a clock ran out."""
         table = self.table
         if table is None:
             raise SessionError("only a match between two people asks before an undo")
@@ -635,11 +675,11 @@ class Session:
             raise SessionError("no undo request is waiting for an answer")
         if asker == seat:
             raise SessionError("your opponent answers your undo request, not you")
+        self._charge(seat)  # an answer at or after zero: the match is lost on time instead
         table.undo_request = None
         if not accept:
             table.refused_at[asker] = self.steps
         if accept:
-            self._charge()
             self._take_back(asker)
             self.retime()
         count = int((table.undo_notice or {}).get("n", 0)) + 1
@@ -714,6 +754,7 @@ class Session:
             "com": {str(k): v for k, v in self.com.items()},
             "pace": self.pace,
             "show_all": everything,
+            "open_deal": bool(self.open_deal),
         }
         if self.table is not None:
             view["session"]["table"] = self.table.view_for(seat, self.now(), over)
@@ -763,10 +804,7 @@ class Session:
         seat, ruleset = int(why["seat"]), self.ruleset
         action = shown_action(why["action"], seat, viewer, ruleset)
         if why["prompt"] in registry.get(ruleset).public_prompts:
-            candidates = [
-                {**c, "action": shown_action(c["action"], seat, viewer, ruleset)}
-                for c in why["candidates"] or []
-            ]
+            candidates = _merge_hidden(why["candidates"] or [], seat, viewer, ruleset)
             return {**why, "action": action, "candidates": candidates or why["candidates"]}
         return {
             **why,
@@ -789,7 +827,24 @@ class Session:
         }
 
 
-def _candidates(explanation: Any) -> list[Json] | None:
+def _merge_hidden(candidates: list[Json], seat: int, viewer: int, ruleset: str) -> list[Json]:
+    """COM's candidates as ``viewer`` may know them: a public candidate as it is; the ones
+    whose card is hidden from the viewer (a surprise Set of one card or another) merged into
+    one entry per verb, with neither a count nor a value, where the first of them stood (one
+    redacted line per distinct hidden card would tell how many different cards COM holds)."""
+    out: list[Json] = []
+    merged: set[str] = set()
+    for candidate in candidates:
+        shown = shown_action(candidate["action"], seat, viewer, ruleset)
+        if shown == candidate["action"]:
+            out.append(candidate)
+        elif shown not in merged:
+            merged.add(shown)
+            out.append({"action": shown, "visits": None, "value": None, "hidden": True})
+    return out
+
+
+def candidates_json(explanation: Any) -> list[Json] | None:
     """A COM player's explanation as a short JSON list (at most five candidates)."""
     if not explanation:
         return None

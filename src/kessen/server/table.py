@@ -10,12 +10,21 @@ of the game stays the engine's.
   spectator token: the observer's view (no hidden card of either seat until the match ends).
   While unused, the invite code is kept in the match's stored meta too, so it still opens
   seat 1 after a server restart; once used it is removed from there.
-- **Presence and grace.** A seat with no open connection is *away*; for :data:`GRACE` seconds
-  (per absence) the game waits for it: its clock does not run, and the opponent sees how long
-  is left. After that its clock runs again, if there is one.
+- **Presence and grace.** A seat with no open connection is *away*. Each seat has one grace
+  for the whole match: a separate bank of :data:`GRACE` seconds, never refilled. Every second a
+  seat is away once the match is under way (the guest has joined) is spent from it, whether or
+  not that seat must decide, and however many absences it is split into; while some is left
+  the game waits for the seat (its clock does not run) and the opponent sees how long is left.
+  Once it is spent, its clock runs whether the seat is there or not, if there is one.
+  Reconnecting and leaving again gives nothing back: over a whole match a seat thinks at most
+  :data:`GRACE` seconds with its clock stopped. A restored match (after a server restart)
+  starts with full banks and a full grace, as it starts its clocks from full banks.
 - **Clock** (optional, off by default): a bank of seconds per seat plus an increment per
   decision. Only the seat whose decision is pending spends time; at zero it loses the match,
-  recorded as the outcome with the reason ``timeout``.
+  recorded as the outcome with the reason ``timeout``. A move is charged before it is looked
+  at: a seat at or below zero, however few milliseconds past it, has lost on time and its move
+  (an act, a redo, an undo request or answer, a resignation) is refused; the increment is never
+  added to a bank that reached zero. A seat that leaves at zero has lost the same way.
 - **Resign** (投了): a seat concedes; the opponent wins, recorded the same way with the reason
   ``resign``.
 - **Undo by request.** A seat may ask to take back what the undo rule of
@@ -97,11 +106,18 @@ class Table:
     invite: str | None = field(default_factory=lambda: secrets.token_urlsafe(16))
     claimed: bool = False
     grace: float = GRACE
+    """Each seat's grace for the whole match, in seconds (one bank, never refilled)."""
     clock: Clock | None = None
     present: list[int] = field(default_factory=lambda: [0, 0])
     """Open connections per seat."""
     away_since: dict[int, float] = field(default_factory=dict)
     """Seats without a connection, and since when (monotonic seconds)."""
+    grace_spent: dict[int, float] = field(default_factory=dict)
+    """Seat → the grace seconds its absences that ended have spent (the running one's are
+    counted from ``away_since``)."""
+    started: float | None = None
+    """When the match got under way (the guest had joined, or a restored match was first
+    looked at): absences before it spend no grace."""
     undo_request: int | None = None
     """The seat that asked to undo, while its request is open."""
     undo_notice: Json | None = None
@@ -124,26 +140,54 @@ class Table:
             return self.spectate_token, -1
         return None
 
-    def away(self, seat: int, now: float) -> bool:
-        """Whether ``seat`` is away and still within its grace period."""
+    def _spent(self, seat: int, now: float) -> float:
+        """The grace seconds ``seat`` has spent by ``now``: its ended absences, and the one
+        running (from the later of its start and the match's)."""
+        spent = self.grace_spent.get(seat, 0.0)
         since = self.away_since.get(seat)
-        return since is not None and now - since < self.grace
+        if since is not None and self.started is not None:
+            spent += max(0.0, now - max(since, self.started))
+        return spent
+
+    def _close_absence(self, seat: int, now: float) -> None:
+        """Book what the running absence of ``seat`` spent, and end it."""
+        if seat in self.away_since:
+            self.grace_spent[seat] = self._spent(seat, now)
+            del self.away_since[seat]
+
+    def grace_left(self, seat: int, now: float) -> float:
+        """The grace seconds ``seat`` has left at ``now`` (of its one grace per match)."""
+        return max(0.0, self.grace - self._spent(seat, now))
+
+    def away(self, seat: int, now: float) -> bool:
+        """Whether ``seat`` is away and still has grace left: the game waits for it."""
+        return seat in self.away_since and self.grace_left(seat, now) > 0.0
+
+    def grace_end(self, seat: int) -> float | None:
+        """When the grace of ``seat`` runs out if it stays away (None while it is present)."""
+        since = self.away_since.get(seat)
+        if since is None:
+            return None
+        start = since if self.started is None else max(since, self.started)
+        return start + max(0.0, self.grace - self.grace_spent.get(seat, 0.0))
 
     def grace_ends(self) -> list[float]:
         """When the grace periods now running end."""
-        return [since + self.grace for since in self.away_since.values()]
+        return [end for seat in self.away_since if (end := self.grace_end(seat)) is not None]
 
-    def arrive(self, seat: int) -> None:
-        """A connection of ``seat`` opened."""
+    def arrive(self, seat: int, now: float) -> None:
+        """A connection of ``seat`` opened: an absence ends, keeping what it spent."""
         if seat in (0, 1):
             self.present[seat] += 1
-            self.away_since.pop(seat, None)
+            self._close_absence(seat, now)
 
     def leave(self, seat: int, now: float) -> None:
-        """A connection of ``seat`` closed; its last one starts its grace period."""
+        """A connection of ``seat`` closed; its last one starts an absence, which spends what
+        is left of its grace (a seat already away keeps what it spent)."""
         if seat in (0, 1):
             self.present[seat] = max(0, self.present[seat] - 1)
             if self.present[seat] == 0:
+                self._close_absence(seat, now)
                 self.away_since[seat] = now
 
     def view_for(self, seat: int, now: float, over: bool) -> Json:
@@ -155,8 +199,8 @@ class Table:
             "spectate": self.spectate_token,
             "present": [n > 0 for n in self.present],
             "grace": {
-                str(s): round(max(0.0, since + self.grace - now), 1)
-                for s, since in self.away_since.items()
+                str(s): round(self.grace_left(s, now), 1)
+                for s in self.away_since
                 if self.claimed and not over
             },
             "clock": None if self.clock is None else self.clock.to_json(now),

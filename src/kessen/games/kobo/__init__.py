@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
@@ -53,6 +56,14 @@ def secret_action(action: Action) -> bool:
     return action.verb == "pick" and bool(action.args) and isinstance(action.args[0], str)
 
 
+def fixed_deal(config: Mapping[str, Any]) -> list[str]:
+    """The switches of ``config`` that fix the deal: ``shuffle: false`` deals both decks in
+    their listed order."""
+    if config.get("shuffle", True) is not True:
+        return ["shuffle: the decks are dealt in their listed order, which their lists show"]
+    return []
+
+
 def _describe(entry: Json, lang: str, viewer: int | None) -> str:
     from kessen.games.kobo.logtext import describe
 
@@ -89,6 +100,7 @@ registry.register(
         rules_document=registry.packaged_rules(__name__),
         credits=_credits,
         record_config=record_config,
+        fixed_deal=fixed_deal,
         decks=KOBO_DECKS,
     )
 )

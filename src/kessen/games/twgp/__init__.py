@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from kessen.ai.levels import player_factories
 from kessen.engine import registry
 from kessen.engine.action import Action
@@ -40,6 +43,19 @@ def secret_action(action: Action) -> bool:
     return action.verb in SECRET_VERBS
 
 
+def fixed_deal(config: Mapping[str, Any]) -> list[str]:
+    """The switches of ``config`` that fix the deal: a fixed build's ``pile`` stacks that
+    seat's pile in the listed order instead of shuffling it."""
+    builds = config.get("builds")
+    if not isinstance(builds, list):
+        return []
+    return [
+        f"builds[{seat}].pile: seat {seat}'s pile is stacked in the listed order, not shuffled"
+        for seat, build in enumerate(builds)
+        if isinstance(build, dict) and build.get("pile") is not None
+    ]
+
+
 def _describe(entry: Json, lang: str, viewer: int | None) -> str:
     from kessen.games.twgp.logtext import describe
 
@@ -64,6 +80,7 @@ registry.register(
         secret_action=secret_action,
         rules_document=registry.packaged_rules(__name__),
         decks=TWGP_BUILDS,
+        fixed_deal=fixed_deal,
     )
 )
 

@@ -176,11 +176,13 @@ export function resultOf(m) {
   return { cls: 'none', text: m.reason === 'abandoned' ? t('r_abandoned') : t('r_none') };
 }
 
+/** Where a match came from; a deal the player chose (a seed, an unshuffled deck, a
+ *  continued record: the server's `open_deal`) is marked, a fair deal never is. */
 function sourceOf(m) {
   const key = `src_${m.source}`;
-  const name = hasText(key) ? t(key) : m.source;
-  if (m.parent) return `${name}（${t('branch_of', { id: m.parent[0], step: m.parent[1] })}）`;
-  return name;
+  let name = hasText(key) ? t(key) : m.source;
+  if (m.parent) name = `${name}（${t('branch_of', { id: m.parent[0], step: m.parent[1] })}）`;
+  return m.open_deal ? `${name}・${t('open_deal')}` : name;
 }
 
 function renderList() {

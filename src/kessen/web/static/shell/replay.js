@@ -362,12 +362,16 @@ export function updatePanel() {
   }
   const over = !!(S.view && !S.view.pending);
   const cont = $('#rp-continue');
-  cont.disabled = over || R.step !== at;
   const seat = R.seat === 'all' ? 0 : Number(R.seat);
+  // The server refuses a branch that would give COM someone's hidden cards; say why here.
+  const refused = R.info.continue_refused ? R.info.continue_refused[String(seat)] : null;
+  cont.disabled = over || !!refused || R.step !== at;
   const level = R.info.continue_com ? R.info.continue_com[String(seat)] : 'heuristic';
-  $('#rp-continue-note').textContent = over
-    ? rt('rp_continue_over')
-    : t('rp_continue_note', { seat: `P${seat + 1}`, com: levelName(level) });
+  $('#rp-continue-note').textContent = refused
+    ? t(`rp_continue_${refused}`)
+    : over
+      ? rt('rp_continue_over')
+      : t('rp_continue_note', { seat: `P${seat + 1}`, com: levelName(level) });
 }
 
 /** The operation panel of the viewer: the replay controls. */

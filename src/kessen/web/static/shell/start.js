@@ -53,6 +53,7 @@ export function renderStart() {
   document.body.dataset.game = game.id;
   $('#mode-hint').textContent = game.t(mode === 'vs_com' ? 'mode_hint_vs' : 'mode_hint_cc');
   renderFriendStart(mode);
+  $('#seed').closest('label').hidden = mode === 'vs_human'; // the server deals between two people
   const levels = (S.meta.rulesets[game.id] && S.meta.rulesets[game.id].com_levels) || ['heuristic'];
   const comSel = $('#com-level');
   const curCom = levels.includes(comSel.value) ? comSel.value : (levels.includes('heuristic') ? 'heuristic' : levels[levels.length - 1]);
@@ -76,8 +77,10 @@ export async function startMatch(ev) {
   Object.assign(cfg, friendStartConfig(cfg.mode));
   const pace = $('#pace').value;
   if (pace !== '') cfg.pace = Number(pace);
+  // A chosen seed makes an open deal (practice); between two people the server deals.
+  // Sent as text: a 64-bit seed does not fit a JavaScript number.
   const seed = $('#seed').value.trim();
-  if (seed !== '') cfg.seed = Number(seed);
+  if (seed !== '' && cfg.mode !== 'vs_human') cfg.seed = seed;
   await newGame(cfg);
 }
 

@@ -1,0 +1,141 @@
+"""COM's thinking for every session of a server: a fair queue in front of a few workers.
+
+A COM decision (:func:`~kessen.server.session.com_choice`: the seat's own view, the legal
+actions, the level and a seed in; an action and its explanation out) is the one long piece of
+work a server does. Left to a thread each, twelve COM-vs-COM matches of the strongest level
+would share the interpreter with the one person waiting for COM's answer, and that person would
+wait for all of them. Instead:
+
+- At most ``workers`` decisions run at once (by default one per core), in worker processes when
+  the server asks for them (``kessen play`` does: the search then never holds the event loop's
+  interpreter), else in threads.
+- Waiting decisions are served by priority, then in arrival order: a decision a person waits
+  for (a match against COM) goes before one only spectators watch (COM against COM). Each
+  session has at most one decision in the queue (its COM task waits for the answer), so one
+  session delays another by at most the decisions already running.
+- A worker process that dies is replaced, and the decision is made again in a thread: COM
+  always answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import heapq
+import itertools
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from kessen.engine.action import Action
+from kessen.engine.contract import Json
+
+PERSON_WAITS: Final = 0
+"""Priority of a decision a person waits for (served first)."""
+ONLY_WATCHED: Final = 1
+"""Priority of a decision of COM against COM."""
+
+_log = logging.getLogger(__name__)
+
+
+def decide(
+    ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+) -> tuple[Action, Any]:
+    """COM's decision and its explanation as JSON (what a worker runs; picklable in and out)."""
+    from kessen.server.session import candidates_json, com_choice
+
+    action, why = com_choice(ruleset, level, seed, view, legal)
+    return action, candidates_json(why)
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class ComPool:
+    """The fair queue and its workers (see the module docstring)."""
+
+    workers: int = field(default_factory=default_workers)
+    processes: bool = False
+    _waiting: list[tuple[int, int, asyncio.Future[None]]] = field(default_factory=list)
+    _running: int = 0
+    _order: itertools.count[int] = field(default_factory=itertools.count)
+    _executor: concurrent.futures.Executor | None = None
+
+    async def choose(
+        self, priority: int, ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+    ) -> tuple[Action, Any]:
+        """COM ``level``'s action for ``view`` once a worker is free for it (by ``priority``,
+        then in arrival order)."""
+        await self._admit(priority)
+        try:
+            return await self._run(decide, ruleset, level, seed, view, legal)
+        finally:
+            self._release()
+
+    @property
+    def waiting(self) -> int:
+        """Decisions waiting for a worker."""
+        return len(self._waiting)
+
+    async def _admit(self, priority: int) -> None:
+        if self._running < self.workers and not self._waiting:
+            self._running += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), turn))
+        try:
+            await turn  # _release hands over its worker
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release()  # handed a worker while being cancelled: pass it on
+            else:
+                self._waiting = [w for w in self._waiting if w[2] is not turn]
+                heapq.heapify(self._waiting)
+            raise
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)  # the worker goes to it, still counted as running
+                return
+        self._running -= 1
+
+    async def _run(self, job: Callable[..., tuple[Action, Any]], *args: Any) -> tuple[Action, Any]:
+        loop = asyncio.get_running_loop()
+        if not self.processes:
+            return await asyncio.to_thread(job, *args)
+        try:
+            return await loop.run_in_executor(self._pool(), job, *args)
+        except BrokenProcessPool:
+            _log.warning("a COM worker process died; it is replaced, this decision is made here")
+            self._executor = None
+            return await asyncio.to_thread(job, *args)
+
+    def _pool(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            # Fresh interpreters: forking a process that runs an event loop and threads is not
+            # safe. Each worker imports the rulesets it is asked for on first use.
+            context = multiprocessing.get_context("spawn")
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context
+            )
+        return self._executor
+
+    def close(self) -> None:
+        """Stop the worker processes (running decisions are abandoned)."""
+        if self._executor is not None:
+            with contextlib.suppress(Exception):
+                self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
