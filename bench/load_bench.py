@@ -1,22 +1,56 @@
-"""Load benchmark of the game server: many concurrent vs-COM games from a separate process.
+"""Load benchmark of the game server: many concurrent matches, vs COM and between two people.
 
-A real server is started as its own process (``kessen play`` on 127.0.0.1, a fresh store), and
-this process plays N games against it at once over WebSockets, each a client that answers its
-prompts with random legal actions while COM answers at ``--pace``. For every action the client
-sends, the latency is the time until the state that results from it arrives. The server's
-resident memory is read from ``/proc`` before the games, at its peak during them, and after each
-wave of games has ended and ``--settle`` seconds have passed (a finished game leaves the server's
-memory a minute after its end; CPython keeps the freed memory for reuse rather than giving it
-back to the system, so the figure to watch is that a second wave does not add to the first).
-With ``--spam``, one more client sends undo/redo messages as fast as it can beside them.
+What a run does. A real server is started as its own process (``kessen play`` on 127.0.0.1 with
+a fresh store, COM at ``--pace`` seconds per action), and this process plays ``--matches``
+matches against it at once over WebSockets (HTTP for creating and joining), in ``--waves``
+rounds. The mix, by default the issue's workload of 100 matches:
+
+- ``--two-person`` matches between two people (``mode`` ``vs_human``): the creator gets a token
+  and an invite code, the guest joins with the code (``POST /api/games/{id}/join``), and both
+  seats connect and answer their own prompts;
+- ``--search`` matches against a search COM, taking the levels of ``--search-levels`` in turn;
+- the rest against ``--com`` (``heuristic``);
+
+each kind dealt over the games of ``--rulesets`` in turn (Kōbō as a single game, the others
+with their default configs), the matches started in a shuffled order over ``--ramp`` seconds.
+No request names a seed: the server deals every match. Each person sends from their own
+loopback address (``--addresses``; the server keeps its quotas per address). Every person
+answers each prompt of their own seat with a random legal action (after ``--think`` seconds),
+and the latency of an action is the time from sending it until the view that results from it
+(the next one with another prompt, or none) reaches that person. A match stops at its end, after
+``--max-actions`` actions of its people, or when ``--duration`` seconds of the wave have
+passed (actions already sent are still waited for); a two-person match stopped early is then
+resigned by its first seat (unless ``--no-resign``), so that it ends like a real one. Random
+play ends most games within a minute: a match that ends (or reaches ``--max-actions``) before
+``--duration`` is followed by a new one of its kind (unless ``--once``), so that ``--matches``
+stay live for the whole wave; a place whose match is refused or fails plays no more in it.
+
+Reported per server: the number of actions and their latency (p50/p95/p99/max/mean; overall,
+per group and per kind of match), the matches refused (HTTP 503/429 when creating or joining,
+or a WebSocket the server refused or closed before the first view), the errors (error messages
+during play, dropped connections, stalls, failed requests) with their most common causes, the
+matches finished (and resigned, or cut by the limits), the most matches live at once, and the
+server's resident memory from ``/proc``: before the matches, at its peak, at the end of each wave
+and ``--settle`` seconds later (a finished match leaves the server's memory a minute after its
+end; CPython keeps the freed memory for reuse rather than giving it back to the system, so the
+figure to watch is that a second wave does not add to the first). Lines of the server's log that
+report an error are counted too. After the server has stopped, ``kessen store check`` replays
+every match of its store (with the same revision's code) and the number that replay exactly is
+printed. With ``--spam``, one more client sends undo/redo messages as fast as it can beside them.
 
 ``--against REV`` runs the same load against the server of another revision (checked out in a
 temporary git worktree) in the same sitting, and prints both side by side.
 
-    .venv/bin/python bench/load_bench.py                         # 50 games, pace 0.05 s
-    .venv/bin/python bench/load_bench.py --spam --against 8c73ffa
+    .venv/bin/python bench/load_bench.py                   # the issue's workload, ~2 min of play
+    .venv/bin/python bench/load_bench.py --against 8c73ffa
+    .venv/bin/python bench/load_bench.py --matches 6 --two-person 2 --search 1 --duration 20 \\
+        --settle 5                                         # a smoke run
+    .venv/bin/python bench/load_bench.py --games 50 --waves 2 --settle 90 --spam
+        # the former benchmark: 50 Kōbō games against the heuristic COM, played to their end
 
-It is a script, not a test: nothing asserts on the figures.
+The benchmark shares the machine's cores with the server it measures (it parses every view it
+receives), so on a small machine its figures include some of its own load. It is a script, not
+a test: nothing asserts on the figures.
 """
 
 from __future__ import annotations
@@ -24,6 +58,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -34,6 +69,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,8 +77,133 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.typing import Origin
 
 ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ("kobo", "twgp", "maken")
+TWO = "two people"
+"""The opponent of a match between two people (the others name a COM level)."""
+CONFIGS: dict[str, dict[str, Any]] = {"kobo": {"best_of": 1}}
+"""Config overrides per ruleset (Kōbō as one game, as the former benchmark played it)."""
+REFUSING_STATUS = (429, 503)
+"""HTTP answers that say the server is full or busy: a refusal, not an error."""
+SLICE = 0.5
+"""Seconds one wait for a message lasts before the limits are looked at again."""
+IN_FLIGHT_GRACE = 30.0
+"""Seconds an action sent before the end of the wave is still waited for."""
+
+
+class Refused(Exception):
+    """The server refused a match (full or busy): HTTP 503/429 or a refused WebSocket."""
+
+
+class Failed(Exception):
+    """A match that could not go on, with the reason as its message."""
+
+
+# --- the mix -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One match of the mix."""
+
+    index: int
+    ruleset: str
+    opponent: str
+    """A COM level, or :data:`TWO`."""
+
+    @property
+    def two(self) -> bool:
+        return self.opponent == TWO
+
+    @property
+    def kind(self) -> str:
+        return f"{self.ruleset} {TWO if self.two else 'vs ' + self.opponent}"
+
+
+def mix(
+    matches: int,
+    two_person: int,
+    search: int,
+    rulesets: list[str],
+    levels: list[str],
+    com: str,
+    seed: int,
+) -> list[Plan]:
+    """``matches`` plans: ``two_person`` between two people, ``search`` against the levels of
+    ``levels`` in turn, the rest against ``com``; each kind over ``rulesets`` in turn; in a
+    shuffled order (``seed``) so that every kind starts early and late."""
+    opponents = [TWO] * two_person
+    opponents += [levels[i % len(levels)] for i in range(search)]
+    opponents += [com] * (matches - two_person - search)
+    plans: list[Plan] = []
+    for group in dict.fromkeys(opponents):
+        count = sum(1 for o in opponents if o == group)
+        plans += [Plan(0, rulesets[i % len(rulesets)], group) for i in range(count)]
+    random.Random(seed).shuffle(plans)
+    return [Plan(i, p.ruleset, p.opponent) for i, p in enumerate(plans)]
+
+
+def group_of(plan: Plan, com: str) -> str:
+    if plan.two:
+        return TWO
+    return f"vs COM {com}" if plan.opponent == com else "vs COM search"
+
+
+# --- figures -----------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What the matches of one kind gave."""
+
+    latencies: list[float] = field(default_factory=list)
+    matches: int = 0
+    refused: int = 0
+    finished: int = 0
+    resigned: int = 0
+    cut: int = 0
+    errors: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.latencies += other.latencies
+        self.matches += other.matches
+        self.refused += other.refused
+        self.finished += other.finished
+        self.resigned += other.resigned
+        self.cut += other.cut
+        self.errors += other.errors
+
+
+def percentile(ordered: list[float], p: float) -> str:
+    """The nearest-rank ``p`` quantile of the sorted seconds ``ordered``, in milliseconds."""
+    if not ordered:
+        return "–"
+    return f"{ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000:.1f}"
+
+
+def latency_cells(latencies: list[float]) -> dict[str, str]:
+    lat = sorted(latencies)
+    return {
+        "actions": str(len(lat)),
+        "p50 ms": percentile(lat, 0.50),
+        "p95 ms": percentile(lat, 0.95),
+        "p99 ms": percentile(lat, 0.99),
+        "max ms": f"{lat[-1] * 1000:.1f}" if lat else "–",
+        "mean ms": f"{statistics.fmean(lat) * 1000:.1f}" if lat else "–",
+    }
+
+
+@dataclass
+class StoreCheck:
+    """What ``kessen store check`` said of the server's store."""
+
+    records: int = 0
+    replayed: int = 0
+    seconds: float = 0.0
+    note: str = ""
 
 
 @dataclass
@@ -50,47 +211,69 @@ class Figures:
     """What one run measured."""
 
     label: str
-    latencies: list[float] = field(default_factory=list)
+    kinds: dict[str, Tally] = field(default_factory=dict)
+    groups: dict[str, Tally] = field(default_factory=dict)
+    causes: Counter[str] = field(default_factory=Counter)
     rss_before: int = 0
     rss_peak: int = 0
-    rss_end: int = 0
+    rss_end: list[int] = field(default_factory=list)
     rss_after: list[int] = field(default_factory=list)
-    games_over: int = 0
-    errors: int = 0
+    live: int = 0
+    live_peak: int = 0
     spam_sent: int = 0
     seconds: float = 0.0
+    log_errors: int = 0
+    check: StoreCheck = field(default_factory=StoreCheck)
+
+    def tally(self, plan: Plan) -> Tally:
+        return self.kinds.setdefault(plan.kind, Tally())
+
+    def error(self, tally: Tally, cause: str) -> None:
+        tally.errors += 1
+        self.causes[cause] += 1
+
+    def total(self) -> Tally:
+        out = Tally()
+        for tally in self.kinds.values():
+            out.add(tally)
+        return out
 
     def row(self) -> dict[str, str]:
         """The figures as printable cells."""
-        lat = sorted(self.latencies)
-
-        def pct(p: float) -> str:
-            if not lat:
-                return "–"
-            return f"{lat[min(len(lat) - 1, int(p * len(lat)))] * 1000:.1f}"
-
+        total = self.total()
+        check = self.check
         return {
             "server": self.label,
-            "actions": str(len(lat)),
-            "p50 ms": pct(0.50),
-            "p99 ms": pct(0.99),
-            "max ms": f"{lat[-1] * 1000:.1f}" if lat else "–",
-            "mean ms": f"{statistics.fmean(lat) * 1000:.1f}" if lat else "–",
+            **latency_cells(total.latencies),
+            "matches": str(total.matches),
+            "refused": str(total.refused),
+            "errors": str(total.errors),
+            "finished": str(total.finished),
+            "resigned": str(total.resigned),
+            "cut": str(total.cut),
+            "live peak": str(self.live_peak),
             "RSS before MB": f"{self.rss_before / 2**20:.0f}",
             "RSS peak MB": f"{self.rss_peak / 2**20:.0f}",
-            "RSS at end MB": f"{self.rss_end / 2**20:.0f}",
-            "RSS after each wave MB": " → ".join(f"{b / 2**20:.0f}" for b in self.rss_after),
-            "games over": str(self.games_over),
+            "RSS end → settled MB": ", ".join(
+                f"{e / 2**20:.0f} → {a / 2**20:.0f}"
+                for e, a in zip(self.rss_end, self.rss_after, strict=False)
+            ),
             "spam msgs": str(self.spam_sent),
-            "errors": str(self.errors),
+            "log errors": str(self.log_errors),
+            "replay": f"{check.replayed}/{check.records}"
+            + (f" ({check.note})" if check.note else ""),
         }
 
 
+# --- the server ----------------------------------------------------------------------------
+
+
 def rss(pid: int) -> int:
-    """Resident memory of process ``pid`` in bytes."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
+    """Resident memory of process ``pid`` in bytes (0 once it is gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
     return 0
 
 
@@ -101,83 +284,397 @@ def free_port() -> int:
         return port
 
 
+def kessen(src: Path, db: Path) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment that run ``kessen`` from the sources in ``src`` on the
+    store ``db``."""
+    env = {**os.environ, "PYTHONPATH": str(src), "KESSEN_DB": str(db), "COLUMNS": "400"}
+    return [sys.executable, "-c", "from kessen.cli import app; app()"], env
+
+
 @contextlib.contextmanager
-def server(src: Path, pace: float) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A ``kessen play`` server of the sources in ``src`` on a free port, with a new store."""
+def server(src: Path, pace: float, db: Path, log: Path) -> Iterator[tuple[str, int]]:
+    """A ``kessen play`` server of the sources in ``src`` on a free port, with the store ``db``
+    and its output in ``log``; yields its URL and process id."""
     port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "PYTHONPATH": str(src), "KESSEN_DB": str(Path(tmp) / "load.db")}
-        cmd = [sys.executable, "-c", "from kessen.cli import app; app()", "play"]
-        cmd += ["--no-browser", "--port", str(port), "--pace", str(pace)]
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(f"{url}/api/meta", timeout=2).status_code == 200:
-                        break
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    err = proc.stderr.read().decode() if proc.stderr else ""
-                    raise RuntimeError(f"the server of {src} did not start: {err[-2000:]}")
-                time.sleep(0.2)
-            yield url, proc
-        finally:
-            proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=10)
-            if proc.poll() is None:
-                proc.kill()
+    cmd, env = kessen(src, db)
+    cmd += ["play", "--no-browser", "--port", str(port), "--pace", str(pace)]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/api/meta", timeout=2).status_code == 200:
+                    break
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server of {src} did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.2)
+        yield url, proc.pid
+    finally:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=15)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
-async def _next_state(ws: ClientConnection, figures: Figures) -> dict[str, Any]:
+def log_errors(log: Path) -> int:
+    """Lines of the server's output that report an error or a traceback."""
+    text = log.read_text(errors="replace")
+    return sum(1 for line in text.splitlines() if "Traceback" in line or "ERROR" in line)
+
+
+def check_store(src: Path, db: Path) -> StoreCheck:
+    """``kessen store check`` (of the sources in ``src``) over every match of the store ``db``."""
+    out = StoreCheck()
+    start = time.perf_counter()
+    cmd, env = kessen(src, db)
+    listed = subprocess.run(
+        [*cmd, "store", "list", "--db", str(db), "--json", "--limit", str(10**6)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if listed.returncode != 0:
+        out.note = f"store list failed: {listed.stderr.strip()[-200:]}"
+        return out
+    ids = [str(json.loads(line)["id"]) for line in listed.stdout.splitlines() if line.strip()]
+    out.records = len(ids)
+    if ids:
+        checked = subprocess.run(
+            [*cmd, "store", "check", "--db", str(db), *ids],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        out.replayed = checked.stdout.count(": replays exactly")
+        if checked.returncode not in (0, 1):
+            out.note = f"store check failed: {checked.stderr.strip()[-200:]}"
+        elif out.replayed < out.records:
+            bad = [ln for ln in checked.stdout.splitlines() if ln and "replays exactly" not in ln]
+            out.note = "; ".join(bad[:3])[:300]
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+@dataclass(frozen=True)
+class Load:
+    """The load of one run, the same for every server."""
+
+    plans: list[Plan]
+    com: str
+    max_actions: int
+    duration: float
+    think: float
+    stall: float
+    ramp: float
+    spam: int
+    settle: float
+    waves: int
+    resign: bool
+    again: bool
+    seed: int
+    addresses: int
+
+
+# --- the clients ---------------------------------------------------------------------------
+
+
+@dataclass
+class Limits:
+    """When a match stops besides its end."""
+
+    max_actions: int
+    deadline: float | None
+    """``time.monotonic()`` after which no action is sent; None: none."""
+    think: float
+    stall: float
+
+    def over(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+
+@dataclass
+class Match:
+    """A match being played: its plan, the actions its people sent, whether it has stopped."""
+
+    plan: Plan
+    tally: Tally
+    actions: int = 0
+    stopped: bool = False
+    over: bool = False
+
+
+def ws_url(url: str, game_id: str, token: str) -> str:
+    return f"ws{url[4:]}/ws/{game_id}?token={token}"
+
+
+def address(person: int, spread: int) -> str | None:
+    """The loopback address person number ``person`` sends from: each their own with
+    ``spread`` 0, one of ``spread`` addresses otherwise (None: the system's choice, 127.0.0.1).
+    The server keeps its quotas per client address, so people of one address share them."""
+    if spread == 1:
+        return None
+    index = person if spread == 0 else person % spread
+    return f"127.1.{index // 250}.{index % 250 + 1}"
+
+
+async def post(url: str, body: dict[str, Any], local: str | None) -> dict[str, Any]:
+    """A POST from address ``local`` whose answer is JSON; :class:`Refused` for 503/429,
+    :class:`Failed` otherwise."""
+    transport = httpx.AsyncHTTPTransport(local_address=local, trust_env=False)
+    try:
+        async with httpx.AsyncClient(transport=transport, timeout=60, trust_env=False) as client:
+            response = await client.post(url, json=body)
+    except httpx.HTTPError as err:
+        raise Failed(f"POST {url.split('/api/', 1)[-1]}: {type(err).__name__}") from err
+    where = f"POST {'join' if url.endswith('/join') else 'games'}: HTTP {response.status_code}"
+    if response.status_code in REFUSING_STATUS:
+        raise Refused(f"{where} {response.text[:60]}")
+    if response.status_code != 200:
+        raise Failed(f"{where} {response.text[:80]}")
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+async def create(url: str, plan: Plan, locals_: list[str | None]) -> list[dict[str, Any]]:
+    """Create the match (and join it, between two people) from each person's address in
+    ``locals_``: each seat's ``id``, ``token`` and ``seat``."""
+    body: dict[str, Any] = {"mode": "vs_human" if plan.two else "vs_com"}
+    if plan.ruleset != "kobo":  # left out for Kōbō, so that older servers take the request
+        body["ruleset"] = plan.ruleset
+    if not plan.two:
+        body["com"] = plan.opponent
+    if plan.ruleset in CONFIGS:
+        body["config"] = CONFIGS[plan.ruleset]
+    made = await post(f"{url}/api/games", body, locals_[0])
+    seats = [{"id": made["id"], "token": made["token"], "seat": made.get("seat", 0)}]
+    if plan.two:
+        join = f"{url}/api/games/{made['id']}/join"
+        joined = await post(join, {"code": made["invite"]}, locals_[1])
+        seats.append({"id": made["id"], "token": joined["token"], "seat": joined["seat"]})
+    return seats
+
+
+async def receive(ws: ClientConnection, seconds: float) -> dict[str, Any] | None:
+    """The next message, or None if none comes within ``seconds`` (cancelling a wait on a
+    websockets connection loses no message)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(max(seconds, 0.0)):
+            message: dict[str, Any] = json.loads(await ws.recv())
+            return message
+    return None
+
+
+async def first_view(ws: ClientConnection, limits: Limits) -> dict[str, Any]:
+    """The first view the server sends; :class:`Refused` if it refuses the connection."""
+    try:
+        message = await receive(ws, limits.stall)
+    except ConnectionClosed as err:
+        raise Refused(f"WebSocket closed ({err.rcvd.code if err.rcvd else '-'})") from err
+    if message is None:
+        raise Failed("no first view")
+    if message.get("type") != "state":
+        raise Refused(f"WebSocket refused ({message.get('code')})")
+    view: dict[str, Any] = message["view"]
+    return view
+
+
+async def play_seat(
+    ws: ClientConnection,
+    seat: int,
+    match: Match,
+    limits: Limits,
+    rng: random.Random,
+    figures: Figures,
+) -> None:
+    """One person: answer every prompt of ``seat`` with a random legal action, timing each,
+    until the match ends or stops (a failure stops the other seat's person too)."""
+    try:
+        await _play_seat(ws, seat, match, limits, rng, figures)
+    except BaseException:
+        match.stopped = True
+        raise
+
+
+async def _play_seat(
+    ws: ClientConnection,
+    seat: int,
+    match: Match,
+    limits: Limits,
+    rng: random.Random,
+    figures: Figures,
+) -> None:
+    view = await first_view(ws, limits)
+    quiet_since = time.monotonic()
+    while not match.stopped:
+        pending = view["pending"]
+        if pending is None:  # the end of the match (or of its clock)
+            match.over = match.stopped = True
+            return
+        if pending["seat"] == seat and pending.get("legal"):
+            if match.actions >= limits.max_actions or limits.over():
+                match.stopped = True
+                return
+            match.actions += 1
+            if limits.think:
+                await asyncio.sleep(limits.think)
+            action = rng.choice(pending["legal"])
+            act = {"type": "act", "prompt_id": pending["prompt_id"], "action": action}
+            sent = time.perf_counter()
+            await ws.send(json.dumps(act))
+            view = await result(ws, pending["prompt_id"], match, limits, figures)
+            match.tally.latencies.append(time.perf_counter() - sent)
+            quiet_since = time.monotonic()
+            continue
+        # Another's turn: wait for a view, looking at the limits between slices of waiting.
+        if limits.over():
+            match.stopped = True
+            return
+        message = await receive(ws, SLICE)
+        if message is None:
+            if time.monotonic() - quiet_since > limits.stall:
+                raise Failed("stalled: no view while waiting for the other side")
+            continue
+        quiet_since = time.monotonic()
+        if message.get("type") == "state":
+            view = message["view"]
+        else:
+            figures.error(match.tally, f"error message {message.get('code')}")
+
+
+async def result(
+    ws: ClientConnection, prompt_id: int, match: Match, limits: Limits, figures: Figures
+) -> dict[str, Any]:
+    """The view that results from answering ``prompt_id``: the next with another prompt or
+    none. An error message refusing the answer ends the match (:class:`Failed`)."""
+    until = time.monotonic() + limits.stall
+    if limits.deadline is not None:
+        until = min(until, max(limits.deadline, time.monotonic()) + IN_FLIGHT_GRACE)
     while True:
-        message = json.loads(await ws.recv())
+        message = await receive(ws, until - time.monotonic())
+        if message is None:
+            raise Failed("an action was never answered")
         if message.get("type") == "state":
             view: dict[str, Any] = message["view"]
-            return view
-        figures.errors += 1
-
-
-async def new_game(client: httpx.AsyncClient, url: str, seed: int) -> dict[str, Any]:
-    body = {"mode": "vs_com", "com": "heuristic", "seed": seed, "config": {"best_of": 1}}
-    response = await client.post(f"{url}/api/games", json=body)
-    response.raise_for_status()
-    game: dict[str, Any] = response.json()
-    return game
-
-
-def ws_url(url: str, game: dict[str, Any]) -> str:
-    return f"ws{url[4:]}/ws/{game['id']}?token={game['token']}"
-
-
-async def play_one(url: str, seed: int, actions: int, figures: Figures) -> None:
-    """One client: a game against COM, random legal answers, each answer timed."""
-    rng = random.Random(seed)
-    async with httpx.AsyncClient(timeout=30) as client:
-        game = await new_game(client, url, seed)
-    async with connect(ws_url(url, game), origin=url, max_size=2**24) as ws:  # type: ignore[arg-type]
-        view = await _next_state(ws, figures)
-        for _ in range(actions):
-            while view["pending"] is None or view["pending"]["seat"] != 0:
-                if view["pending"] is None:
-                    figures.games_over += 1
-                    return
-                view = await _next_state(ws, figures)
             pending = view["pending"]
-            action = rng.choice(pending["legal"])
-            message = {"type": "act", "prompt_id": pending["prompt_id"], "action": action}
-            sent = time.perf_counter()
-            await ws.send(json.dumps(message))
-            view = await _next_state(ws, figures)
-            figures.latencies.append(time.perf_counter() - sent)
+            if pending is None or pending["prompt_id"] != prompt_id:
+                return view
+        elif message.get("code") in ("refused", "invalid", "internal", "malformed"):
+            raise Failed(f"an action was refused ({message.get('code')})")
+        else:
+            figures.error(match.tally, f"error message {message.get('code')}")
 
 
-async def spam_undo(url: str, count: int, figures: Figures) -> None:
-    """One client sending undo and redo messages as fast as it can."""
-    async with httpx.AsyncClient(timeout=30) as client:
-        game = await new_game(client, url, 999_999)
-    async with connect(ws_url(url, game), origin=url, max_size=2**24) as ws:  # type: ignore[arg-type]
+async def resign(ws: ClientConnection, limits: Limits) -> bool:
+    """Concede a match between two people and wait for the view of its end."""
+    await ws.send(json.dumps({"type": "resign"}))
+    until = time.monotonic() + min(limits.stall, 10.0)
+    while (message := await receive(ws, until - time.monotonic())) is not None:
+        if message.get("type") == "state" and message["view"]["pending"] is None:
+            return True
+    return False
+
+
+async def play_slot(
+    url: str, plan: Plan, limits: Limits, delay: float, figures: Figures, load: Load, wave: int
+) -> None:
+    """One place of the mix: after ``delay`` seconds, a match of ``plan``'s kind; with
+    ``load.again``, another each time one ends before the wave's time is up."""
+    await asyncio.sleep(delay)
+    for again in itertools.count():
+        seed = f"{load.seed}/{wave}/{plan.index}/{again}"
+        people = [address(2 * plan.index + seat, load.addresses) for seat in (0, 1)]
+        played = await play_match(url, plan, seed, limits, figures, load.resign, people)
+        if not (load.again and played and limits.deadline is not None and not limits.over()):
+            return
+
+
+async def play_match(
+    url: str,
+    plan: Plan,
+    seed: str,
+    limits: Limits,
+    figures: Figures,
+    resign_cut: bool,
+    people: list[str | None],
+) -> bool:
+    """One match of ``plan``'s kind played by ``people`` (their addresses), its figures added
+    to its kind's tally; True if it was played (to its end or to a limit), False if it was
+    refused or failed."""
+    tally = figures.tally(plan)
+    match = Match(plan, tally)
+    try:
+        seats = await create(url, plan, people)
+        async with contextlib.AsyncExitStack() as stack:
+            sockets = [
+                await stack.enter_async_context(
+                    connect(
+                        ws_url(url, s["id"], s["token"]),
+                        origin=Origin(url),
+                        max_size=2**24,
+                        open_timeout=60,
+                        proxy=None,
+                        local_addr=None if local is None else (local, 0),
+                    )
+                )
+                for s, local in zip(seats, people, strict=False)
+            ]
+            tally.matches += 1
+            figures.live += 1
+            figures.live_peak = max(figures.live_peak, figures.live)
+            try:
+                rng = random.Random(seed)
+                outcomes = await asyncio.gather(
+                    *(
+                        play_seat(ws, s["seat"], match, limits, rng, figures)
+                        for ws, s in zip(sockets, seats, strict=True)
+                    ),
+                    return_exceptions=True,
+                )
+                for outcome in outcomes:
+                    if isinstance(outcome, BaseException):
+                        raise outcome
+                if match.over:
+                    tally.finished += 1
+                elif plan.two and resign_cut and await resign(sockets[0], limits):
+                    tally.resigned += 1
+                else:
+                    tally.cut += 1
+                return True
+            finally:
+                figures.live -= 1
+    except Refused as err:
+        tally.refused += 1
+        figures.causes[f"refused: {err}"] += 1
+    except InvalidStatus as err:
+        status = err.response.status_code
+        if status in REFUSING_STATUS:
+            tally.refused += 1
+            figures.causes[f"refused: WebSocket HTTP {status}"] += 1
+        else:
+            figures.error(tally, f"WebSocket HTTP {status}")
+    except Failed as err:
+        figures.error(tally, str(err))
+    except ConnectionClosed as err:
+        figures.error(tally, f"connection closed ({err.rcvd.code if err.rcvd else '-'})")
+    except Exception as err:  # counted; the other matches go on
+        figures.error(tally, f"{type(err).__name__}: {err}"[:100])
+    return False
+
+
+async def spam_undo(url: str, count: int, figures: Figures, local: str | None) -> None:
+    """One client (of address ``local``) sending undo and redo messages as fast as it can."""
+    made = await post(f"{url}/api/games", {"mode": "vs_com", "com": "heuristic"}, local)
+    async with connect(
+        ws_url(url, made["id"], made["token"]),
+        origin=Origin(url),
+        max_size=2**24,
+        proxy=None,
+        local_addr=None if local is None else (local, 0),
+    ) as ws:
         for i in range(count):
             await ws.send(json.dumps({"type": "undo" if i % 2 == 0 else "redo"}))
             figures.spam_sent += 1
@@ -195,36 +692,52 @@ async def sample_peak(pid: int, figures: Figures, stop: asyncio.Event) -> None:
                 await stop.wait()
 
 
-async def run_load(
-    url: str,
-    pid: int,
-    games: int,
-    actions: int,
-    spam: int,
-    settle: float,
-    label: str,
-    waves: int = 1,
-) -> Figures:
-    """``waves`` times: ``games`` games at once (and the spammer), then ``settle`` seconds of
-    rest before the memory is read again."""
+async def run_load(url: str, pid: int, load: Load, label: str) -> Figures:
+    """``load.waves`` times: the matches of ``load.plans`` at once (and the spammer), then
+    ``load.settle`` seconds of rest before the memory is read again."""
     figures = Figures(label)
+    for plan in load.plans:
+        figures.tally(plan)
     figures.rss_before = rss(pid)
     stop = asyncio.Event()
     sampler = asyncio.create_task(sample_peak(pid, figures, stop))
     start = time.perf_counter()
-    for wave in range(waves):
-        jobs = [play_one(url, 1000 + wave * games + g, actions, figures) for g in range(games)]
-        if spam:
-            jobs.append(spam_undo(url, spam, figures))
+    count = len(load.plans)
+    for wave in range(load.waves):
+        begun = time.monotonic()
+        deadline = begun + load.duration if load.duration > 0 else None
+        limits = Limits(load.max_actions, deadline, load.think, load.stall)
+        jobs = [
+            play_slot(url, plan, limits, load.ramp * plan.index / count, figures, load, wave)
+            for plan in load.plans
+        ]
+        if load.spam:
+            spammer = address(2 * count, load.addresses)
+            jobs.append(spam_undo(url, load.spam, figures, spammer))
         results = await asyncio.gather(*jobs, return_exceptions=True)
-        figures.errors += sum(1 for r in results if isinstance(r, BaseException))
-        figures.rss_end = rss(pid)
-        await asyncio.sleep(settle)
+        for outcome in results:
+            if isinstance(outcome, BaseException):
+                figures.causes[f"client failure: {type(outcome).__name__}: {outcome}"[:120]] += 1
+        print(
+            f"{label}: wave {wave + 1} played in {time.monotonic() - begun:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+        figures.rss_end.append(rss(pid))
+        await asyncio.sleep(load.settle)
         figures.rss_after.append(rss(pid))
     figures.seconds = time.perf_counter() - start
     stop.set()
     await sampler
+    for plan in load.plans:
+        figures.groups.setdefault(group_of(plan, load.com), Tally())
+    for kind, tally in figures.kinds.items():
+        plan = next(p for p in load.plans if p.kind == kind)
+        figures.groups[group_of(plan, load.com)].add(tally)
     return figures
+
+
+# --- the sitting ---------------------------------------------------------------------------
 
 
 def worktree(rev: str, into: Path) -> Path:
@@ -246,47 +759,196 @@ def print_table(rows: list[dict[str, str]]) -> None:
         print("| " + " | ".join(row[k] for k in keys) + " |")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50, help="concurrent vs-COM games")
-    parser.add_argument("--actions", type=int, default=1000, help="answers per game at most")
-    parser.add_argument("--pace", type=float, default=0.05, help="COM's seconds per action")
-    parser.add_argument("--spam", action="store_true", help="one client spams undo/redo")
-    parser.add_argument("--spam-count", type=int, default=2000)
-    parser.add_argument("--settle", type=float, default=90.0, help="seconds before 'after'")
-    parser.add_argument("--waves", type=int, default=2, help="rounds of games, each settled")
-    parser.add_argument("--against", help="also run the server of this git revision")
+def kind_rows(runs: list[Figures]) -> list[dict[str, str]]:
+    """Latency and outcome per group and per kind of match, for every server."""
+    rows = []
+    for figures in runs:
+        named = [("all", figures.total())]
+        named += sorted(figures.groups.items())
+        named += sorted(figures.kinds.items())
+        for name, tally in named:
+            rows.append(
+                {
+                    "server": figures.label,
+                    "matches of": name,
+                    **latency_cells(tally.latencies),
+                    "matches": str(tally.matches),
+                    "refused": str(tally.refused),
+                    "errors": str(tally.errors),
+                    "finished": str(tally.finished),
+                    "resigned": str(tally.resigned),
+                    "cut": str(tally.cut),
+                }
+            )
+    return rows
+
+
+class Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults in the help, but not for switches nor options without one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.nargs == 0 or action.default is None:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=Help)
+    mix_ = parser.add_argument_group("the mix of matches")
+    mix_.add_argument("--matches", type=int, default=100, help="concurrent matches per wave")
+    mix_.add_argument("--two-person", type=int, default=20, help="of them between two people")
+    mix_.add_argument("--search", type=int, default=10, help="of them against a search COM")
+    mix_.add_argument(
+        "--search-levels",
+        default="ismcts-easy,ismcts-normal",
+        help="the search COM levels, taken in turn",
+    )
+    mix_.add_argument("--com", default="heuristic", help="the COM level of the other matches")
+    mix_.add_argument(
+        "--rulesets", default=",".join(RULESETS), help="the games, each kind dealt over them"
+    )
+    mix_.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="the former benchmark: N Kōbō games against --com played to their end (sets "
+        "--matches N --two-person 0 --search 0 --rulesets kobo --duration 0)",
+    )
+    play = parser.add_argument_group("how long and how fast")
+    play.add_argument(
+        "--duration",
+        type=float,
+        default=120.0,
+        help="seconds of play per wave; then no action is sent (0: until the matches end)",
+    )
+    play.add_argument(
+        "--max-actions",
+        "--actions",
+        dest="max_actions",
+        type=int,
+        default=1000,
+        help="actions of its people per match at most",
+    )
+    play.add_argument("--pace", type=float, default=0.05, help="COM's seconds per action")
+    play.add_argument("--think", type=float, default=0.0, help="a person's seconds per answer")
+    play.add_argument("--ramp", type=float, default=0.0, help="seconds over which matches start")
+    play.add_argument(
+        "--stall", type=float, default=60.0, help="seconds without a view that count as an error"
+    )
+    play.add_argument(
+        "--no-resign",
+        dest="resign",
+        action="store_false",
+        help="leave two-person matches cut by the limits open instead of resigning them",
+    )
+    play.add_argument(
+        "--once",
+        dest="again",
+        action="store_false",
+        help="each place plays one match; by default a match that ends before --duration is "
+        "followed by another of its kind, so that --matches stay live the whole time",
+    )
+    play.add_argument("--waves", type=int, default=1, help="rounds of matches, each settled")
+    play.add_argument("--settle", type=float, default=70.0, help="seconds before 'settled'")
+    play.add_argument(
+        "--addresses",
+        type=int,
+        default=0,
+        help="loopback addresses the people send from (127.1.x.y; the server's quotas are per "
+        "address): 0 one per person, 1 all from 127.0.0.1 as the former benchmark, N shared",
+    )
+    play.add_argument("--seed", type=int, default=0, help="the clients' random choices")
+    extra = parser.add_argument_group("others")
+    extra.add_argument("--spam", action="store_true", help="one client spams undo/redo")
+    extra.add_argument("--spam-count", type=int, default=2000)
+    extra.add_argument("--no-check", dest="check", action="store_false", help="skip store check")
+    extra.add_argument("--against", help="also run the server of this git revision")
     args = parser.parse_args()
-    spam = args.spam_count if args.spam else 0
+    if args.games is not None:
+        args.matches, args.two_person, args.search = args.games, 0, 0
+        args.rulesets, args.duration = "kobo", 0.0
+    if min(args.matches, args.two_person, args.search) < 0 or (
+        args.two_person + args.search > args.matches
+    ):
+        parser.error("--two-person and --search are shares of --matches")
+    unknown = set(args.rulesets.split(",")) - set(RULESETS)
+    if unknown:
+        parser.error(f"unknown rulesets {sorted(unknown)}; known: {', '.join(RULESETS)}")
+    return args
+
+
+def describe(args: argparse.Namespace, load: Load) -> str:
+    counts = Counter(p.kind for p in load.plans)
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    limit = f"{args.duration:g} s" if args.duration > 0 else "no time limit"
+    return (
+        f"{args.waves} wave(s) of {len(load.plans)} concurrent matches ({kinds}); COM pace "
+        f"{args.pace} s, people think {args.think} s, {limit} and at most {args.max_actions} "
+        f"actions of people per match, started over {args.ramp:g} s, settled {args.settle:g} s"
+        f"{'; one client spamming undo/redo' if load.spam else ''}"
+    )
+
+
+def main() -> None:
+    args = parse_args()
+    load = Load(
+        plans=mix(
+            args.matches,
+            args.two_person,
+            args.search,
+            args.rulesets.split(","),
+            args.search_levels.split(","),
+            args.com,
+            args.seed,
+        ),
+        com=args.com,
+        max_actions=args.max_actions,
+        duration=args.duration,
+        think=args.think,
+        stall=args.stall,
+        ramp=args.ramp,
+        spam=args.spam_count if args.spam else 0,
+        settle=args.settle,
+        waves=args.waves,
+        resign=args.resign,
+        again=args.again,
+        seed=args.seed,
+        addresses=args.addresses,
+    )
     trees: list[tuple[str, Path]] = [("this tree", ROOT / "src")]
     tmp = Path(tempfile.mkdtemp(prefix="kessen-load-"))
     try:
         if args.against:
             old = worktree(args.against, tmp)
             trees.insert(0, (args.against, old / "src"))
-        rows = []
-        for label, src in trees:
-            with server(src, args.pace) as (url, proc):
+        runs: list[Figures] = []
+        for number, (label, src) in enumerate(trees):
+            db, log = tmp / f"store-{number}.db", tmp / f"server-{number}.log"
+            with server(src, args.pace, db, log) as (url, pid):
                 time.sleep(1.0)
-                figures = asyncio.run(
-                    run_load(
-                        url,
-                        proc.pid,
-                        args.games,
-                        args.actions,
-                        spam,
-                        args.settle,
-                        label,
-                        args.waves,
-                    )
-                )
-            rows.append(figures.row())
-            print(f"{label}: {figures.seconds:.1f} s", file=sys.stderr, flush=True)
-        print(
-            f"{args.waves} waves of {args.games} concurrent vs-COM games, COM pace {args.pace} s, "
-            f"up to {args.actions} answers each{', one client spamming undo/redo' if spam else ''}"
-        )
-        print_table(rows)
+                figures = asyncio.run(run_load(url, pid, load, label))
+            figures.log_errors = log_errors(log)
+            if args.check:
+                figures.check = check_store(src, db)
+            else:
+                figures.check.note = "not checked"
+            runs.append(figures)
+            print(
+                f"{label}: {figures.seconds:.1f} s of load, store check "
+                f"{figures.check.seconds:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+        print(describe(args, load))
+        print()
+        print_table([figures.row() for figures in runs])
+        print()
+        print_table(kind_rows(runs))
+        for figures in runs:
+            if figures.causes:
+                print(f"\n{figures.label}: refusals and errors by cause")
+                for cause, n in figures.causes.most_common(8):
+                    print(f"  {n:5d}  {cause}")
     finally:
         if args.against:
             subprocess.run(
