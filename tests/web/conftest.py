@@ -1,13 +1,17 @@
 """Fixtures for the browser tests: a real server (COM pace 0) and a headless Chromium.
 
 The browser is Debian's ``chromium`` driven by Playwright through ``executable_path``; when it
-is not installed, every browser test is skipped with that reason.
+is not installed, every browser test is skipped with that reason. The layout tests measure
+Japanese text, so they need the Japanese fonts a player's device has (Debian's
+``fonts-noto-cjk``): without them they are skipped, or fail under ``KESSEN_REQUIRE_FONTS=1``
+(as ``.ci/run`` sets), because boxes instead of glyphs would measure nothing true.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,6 +42,29 @@ ARGS = [
     "--disable-sync",
 ]
 VIEWPORT = {"width": 1280, "height": 720}
+
+
+def japanese_font() -> str | None:
+    """The family of an installed Japanese font (Noto Sans CJK), or None."""
+    try:
+        listed = subprocess.run(
+            ["fc-list", ":lang=ja", "family"], capture_output=True, text=True, timeout=20
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return next((line for line in listed.splitlines() if "CJK" in line), None)
+
+
+@pytest.fixture(scope="session")
+def real_fonts() -> str:
+    """The Japanese font the layout tests measure with (skip or fail without one)."""
+    found = japanese_font()
+    if found is None:
+        reason = "no Japanese font (Debian package `fonts-noto-cjk`): layouts would measure boxes"
+        if os.environ.get("KESSEN_REQUIRE_FONTS") == "1":
+            pytest.fail(f"KESSEN_REQUIRE_FONTS=1 but {reason}")
+        pytest.skip(reason)
+    return found
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

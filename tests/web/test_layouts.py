@@ -36,7 +36,9 @@ WIDER = """() => Array.from(document.querySelectorAll('body *')).filter(e => {
 
 
 @pytest.fixture()
-def sized(browser: Any, server: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+def sized(
+    browser: Any, server: str, request: pytest.FixtureRequest, real_fonts: str
+) -> Iterator[Any]:
     """A page of the app at the size named by the test's ``size`` parameter."""
     size = request.node.callspec.params["size"]
     ctx = browser.new_context(**SIZES[size], locale="ja-JP")
