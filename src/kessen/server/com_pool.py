@@ -27,6 +27,8 @@ import itertools
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -51,6 +53,18 @@ def decide(
 
     action, why = com_choice(ruleset, level, seed, view, legal)
     return action, candidates_json(why)
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: leave as soon as the server that started it is gone (a server killed
+    without its shutdown must not leave its workers behind)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def default_workers() -> int:
@@ -129,7 +143,10 @@ class ComPool:
             # safe. Each worker imports the rulesets it is asked for on first use.
             context = multiprocessing.get_context("spawn")
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
             )
         return self._executor
 
