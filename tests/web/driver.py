@@ -180,10 +180,18 @@ def play_first_options(driver: Driver, until: str, limit: int = 200) -> None:
 
 SIZES: dict[str, dict[str, Any]] = {
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
-    "laptop": {"viewport": {"width": 1280, "height": 800}},
-    "desktop": {"viewport": {"width": 1600, "height": 1000}},
+    "phone-small": {
+        "viewport": {"width": 360, "height": 740},
+        "has_touch": True,
+        "is_mobile": True,
+    },
+    "tablet": {"viewport": {"width": 820, "height": 1180}, "has_touch": True},
+    "tablet-wide": {"viewport": {"width": 1180, "height": 820}, "has_touch": True},
+    "laptop": {"viewport": {"width": 1440, "height": 900}},
+    "desktop": {"viewport": {"width": 1920, "height": 1080}},
 }
-"""The screen sizes the page must be usable at (a phone with touch, and two desktops)."""
+"""The screen sizes the page must be usable at: two phones and a tablet held both ways, by touch,
+and two desktops."""
 
 # TWGP: verbs that move a game on toward its end, most wanted first (the rest: the first).
 _TWGP_PREFERENCE = (

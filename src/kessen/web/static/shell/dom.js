@@ -28,3 +28,14 @@ export function put(el, ...kids) {
   el.replaceChildren(...kids.flat(3).filter((k) => k != null && k !== false));
   return el;
 }
+
+/** Scroll `el` into view inside its own scroll box `box` only. (`scrollIntoView` also scrolls
+ *  every ancestor that can scroll, the fixed-height game screen among them, and would slide
+ *  the whole table off its place.) */
+export function revealIn(box, el) {
+  if (!box || !el) return;
+  const b = el.getBoundingClientRect();
+  const o = box.getBoundingClientRect();
+  if (b.top < o.top) box.scrollTop -= o.top - b.top + 6;
+  else if (b.bottom > o.bottom) box.scrollTop += b.bottom - o.bottom + 6;
+}

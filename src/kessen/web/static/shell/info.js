@@ -2,6 +2,7 @@
 // attaches an info object to an element with `infoable`; its module draws that info.
 
 import { $, h, put } from './dom.js';
+import { noteInfo } from './drawers.js';
 import { t } from './i18n.js';
 import { gameOfView } from './registry.js';
 import { S } from './state.js';
@@ -15,6 +16,7 @@ export function infoable(el, info) {
 export function showInfo(info) {
   S.info = info;
   renderInfo();
+  noteInfo();
 }
 
 export function renderInfo() {

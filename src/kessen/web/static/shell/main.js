@@ -6,6 +6,7 @@
 import { choose, connect, onMessages, send } from './connection.js';
 import { bindDecks, renderDecksScreen } from './decks.js';
 import { $, $$ } from './dom.js';
+import { bindDrawers } from './drawers.js';
 import { joinFromLink, renderFriend } from './friend.js';
 import { bindHelp, renderHelp } from './help.js';
 import { bindHistory, renderHistoryScreen, routeFromHash } from './history.js';
@@ -255,6 +256,7 @@ function bindEvents() {
   for (const g of GAMES) if (g.init) g.init();
   bindHelp();
   bindKeys();
+  bindDrawers();
   document.addEventListener('keydown', (ev) => {
     if (document.body.dataset.screen === 'help') return; // shell/keys.js closes it
     if (S.replay && !ev.ctrlKey && !ev.metaKey && !ev.altKey && $('#settings-menu').hidden && onReplayKey(ev)) return;
