@@ -190,7 +190,7 @@ def test_a_person_waiting_for_com_goes_before_com_against_com() -> None:
         pool = ComPool(workers=1)
         gate = asyncio.Event()
 
-        async def fake_run(job: Any, *args: Any) -> Any:
+        async def fake_run(far: bool, job: Any, *args: Any) -> Any:
             order.append(args[1])
             if args[1] == "first":
                 await gate.wait()
@@ -240,10 +240,10 @@ def test_a_worker_process_thinks_as_a_thread_does() -> None:
     async def both() -> tuple[Any, Any]:
         in_process = ComPool(workers=1, processes=True)
         try:
-            far = await in_process.choose(PERSON_WAITS, "kobo", "heuristic", 5, view, legal)
+            far = await in_process.choose(PERSON_WAITS, "kobo", "ismcts-easy", 5, view, legal)
         finally:
             in_process.close()
-        near = await ComPool(workers=1).choose(PERSON_WAITS, "kobo", "heuristic", 5, view, legal)
+        near = await ComPool(workers=1).choose(PERSON_WAITS, "kobo", "ismcts-easy", 5, view, legal)
         return far, near
 
     far, near = asyncio.run(both())

@@ -203,6 +203,10 @@ def create_app(
         # What is alive now (modules, card pools, restored sessions) stays: the collector's
         # full passes need not scan it again, and they no longer pause every game for long.
         gc.freeze()
+        # A live server allocates many small short-lived objects (views, log texts, JSON) and
+        # few cycles: collecting the young generation every 700 allocations paused every game
+        # for its share of each pass; rarer passes keep the tail of action -> view short.
+        gc.set_threshold(50_000, 20, 100)
         sweeper = asyncio.create_task(hub.sweeper())
         yield
         sweeper.cancel()

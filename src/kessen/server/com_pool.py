@@ -8,7 +8,8 @@ wait for all of them. Instead:
 
 - At most ``workers`` decisions run at once (by default one per core), in worker processes when
   the server asks for them (``kessen play`` does: the search then never holds the event loop's
-  interpreter), else in threads.
+  interpreter), else in threads. The quick levels (:data:`QUICK_LEVELS`) always think in a
+  thread: for them the trip to a process costs more than the thinking.
 - Waiting decisions are served by priority, then in arrival order: a decision a person waits
   for (a match against COM) goes before one only spectators watch (COM against COM). Each
   session has at most one decision in the queue (its COM task waits for the answer), so one
@@ -41,6 +42,9 @@ PERSON_WAITS: Final = 0
 """Priority of a decision a person waits for (served first)."""
 ONLY_WATCHED: Final = 1
 """Priority of a decision of COM against COM."""
+QUICK_LEVELS: Final = frozenset({"random", "heuristic"})
+"""Levels that answer in about a millisecond: a worker process would cost them more (the view
+pickled there and back) than it saves, so they think in a thread even with processes on."""
 
 _log = logging.getLogger(__name__)
 
@@ -93,7 +97,8 @@ class ComPool:
         then in arrival order)."""
         await self._admit(priority)
         try:
-            return await self._run(decide, ruleset, level, seed, view, legal)
+            far = self.processes and level not in QUICK_LEVELS
+            return await self._run(far, decide, ruleset, level, seed, view, legal)
         finally:
             self._release()
 
@@ -126,9 +131,11 @@ class ComPool:
                 return
         self._running -= 1
 
-    async def _run(self, job: Callable[..., tuple[Action, Any]], *args: Any) -> tuple[Action, Any]:
+    async def _run(
+        self, far: bool, job: Callable[..., tuple[Action, Any]], *args: Any
+    ) -> tuple[Action, Any]:
         loop = asyncio.get_running_loop()
-        if not self.processes:
+        if not far:
             return await asyncio.to_thread(job, *args)
         try:
             return await loop.run_in_executor(self._pool(), job, *args)
