@@ -11,12 +11,12 @@ off, which only re-loading a recorded state uses).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from kessen.engine.contract import Json, RulesError
+from kessen.engine.refusals import shown
 from kessen.games.kobo.card_versions import (
     LEGACY_VERSION,
     current_version,
@@ -201,23 +201,6 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
 def _whole(value: Any) -> bool:
     """Whether ``value`` is a JSON whole number (``true`` and ``3.0`` are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def shown(value: Any) -> str:
-    """``value`` as a refusal names it: a scalar as JSON (cut at 40 characters), a list or an
-    object by its kind alone (it could be huge, or nested deeper than printing can go).
-
-    >>> shown(True), shown(3.0), shown([[1]]), shown({"a": 1})
-    ('true', '3.0', 'a list', 'an object')
-    """
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if value is None or isinstance(value, str | int | float):
-        text = json.dumps(value, ensure_ascii=False)
-        return text if len(text) <= 40 else text[:39] + "…"
-    return type(value).__name__
 
 
 def option_names() -> frozenset[str]:

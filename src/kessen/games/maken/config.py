@@ -26,12 +26,12 @@ kessen.games.maken.config.ConfigError: turn_limit: expected a whole number from 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from kessen.engine.contract import Json, RulesError
+from kessen.engine.refusals import shown
 from kessen.games.maken.cards import DECKS, check_deck, deck_cards
 
 MAX_TURNS = 1000
@@ -129,23 +129,6 @@ def default_config() -> Json:
     out: Json = {s.key: s.default for s in SWITCHES}
     out["decks"] = ["SO", "GA"]
     return out
-
-
-def shown(value: Any) -> str:
-    """``value`` as a refusal names it: a scalar as JSON (cut at 40 characters), a list or an
-    object by its kind alone (it could be huge, or nested deeper than printing can go).
-
-    >>> shown(True), shown(10.0), shown("x" * 50), shown([[1]]), shown({"a": 1})
-    ('true', '10.0', '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…', 'a list', 'an object')
-    """
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if value is None or isinstance(value, str | int | float):
-        text = json.dumps(value, ensure_ascii=False)
-        return text if len(text) <= 40 else text[:39] + "…"
-    return type(value).__name__
 
 
 def _same(value: Any, allowed: Any) -> bool:
