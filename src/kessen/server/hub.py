@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
+import gc
 import logging
 import time
 from collections import OrderedDict
@@ -51,6 +54,8 @@ from kessen.server.security import same_secret
 from kessen.server.session import Session
 
 DEFAULT_PACE = 3.0
+RELEASE_AFTER = 20
+"""Sessions leaving memory between two releases of their memory to the system."""
 EVICTED_KEPT = 4096
 """How many evicted sessions the hub still recognises (to point a reconnect to the record)."""
 
@@ -420,12 +425,17 @@ class Hub:
 
     async def sweeper(self) -> None:
         """Sweep now and then, for as long as the server runs (a failure is logged, and the
-        next sweep comes all the same)."""
+        next sweep comes all the same). Once the sessions that left memory are many, what
+        they held goes back to the system (:func:`release_memory`)."""
         every = max(0.05, min(self.evict_after / 4, self.idle_after / 4, 30.0))
+        gone = 0
         while True:
             await asyncio.sleep(every)
             try:
-                self.sweep()
+                gone += len(self.sweep())
+                if gone >= RELEASE_AFTER or (gone and not self.sessions):
+                    gone = 0
+                    await asyncio.to_thread(release_memory)
             except Exception:
                 _log.exception("sweeping the sessions failed")
 
@@ -451,6 +461,15 @@ async def _close(ws: WebSocket, message: Any) -> None:
     with contextlib.suppress(Exception):
         await ws.send_json(message)
         await ws.close(code=4410)
+
+
+def release_memory() -> None:
+    """Give the memory of sessions that left back to the system: a full collection, then
+    glibc's ``malloc_trim`` where there is one (CPython keeps freed memory for reuse, so a
+    server that once held many games would otherwise keep their size for ever)."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
 
 
 def client_address(request: Request) -> str:

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-MAX_SESSIONS: Final = 160
+MAX_SESSIONS: Final = 256
 """Sessions kept in memory at once; a new game beyond evicts the oldest finished one (or
 abandons one left for :data:`ROOM_IDLE` seconds)."""
 MAX_SESSIONS_PER_CLIENT: Final = 8
@@ -40,7 +40,7 @@ abandon it (one it was connected to and left may go at once)."""
 IDLE_AFTER: Final = 900.0
 """Seconds an unfinished session may go without any open connection before it is abandoned
 (its record marked so, never resumed): a vs-COM match or an invite nobody came back to."""
-ROOM_IDLE: Final = 60.0
+ROOM_IDLE: Final = 30.0
 """Seconds without a connection after which a full server may abandon a session for a new one."""
 MAX_CONNECTIONS_PER_CLIENT: Final = 32
 """WebSockets one client address may hold open at once."""
