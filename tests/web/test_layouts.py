@@ -71,15 +71,7 @@ def on_screen(page: Any, selector: str) -> bool:
     return bool(box) and box["height"] > 0 and box["y"] >= 0 and box["y"] + 40 <= height
 
 
-# Kōbō on a tablet is laid out (shell/shell.css) but not yet played through here: a place of its
-# board pressed mid-game does not always take its action on the tablet layout (issue "One table
-# on every screen", still open).
-CASES = [
-    (size, ruleset)
-    for size in SIZES
-    for ruleset in ("kobo", "twgp", "maken")
-    if not (ruleset == "kobo" and size.startswith("tablet"))
-]
+CASES = [(size, ruleset) for size in SIZES for ruleset in ("kobo", "twgp", "maken")]
 
 
 @pytest.mark.parametrize(("size", "ruleset"), CASES)

@@ -241,7 +241,10 @@ function bindEvents() {
   // On a touch screen a game may read a tapped place instead (`tapToInspect`): the operation
   // panel's button then acts.
   let lastPointer = 'mouse';
-  document.addEventListener('pointerdown', (ev) => { lastPointer = ev.pointerType || 'mouse'; }, true);
+  document.addEventListener('pointerdown', (ev) => {
+    lastPointer = ev.pointerType || 'mouse';
+    document.body.classList.toggle('touch-input', lastPointer === 'touch'); // games/*.css
+  }, true);
   $('#table').addEventListener('click', (ev) => {
     const sel = ev.target.closest('.selectable[data-act]');
     const infoEl = ev.target.closest('.infoable');
