@@ -65,11 +65,8 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -81,11 +78,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from kessen_server import ROOT, log_errors, server, worktree
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.typing import Origin
 
-ROOT = Path(__file__).resolve().parent.parent
 DECKS = ["fortress", "swarm"]
 FLOODER = "127.0.0.2"
 """The client that floods (attack 1)."""
@@ -256,90 +253,6 @@ class Run:
 
 
 # --- the server ------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def server(src: Path, db: Path, log: Path) -> Iterator[str]:
-    """``kessen play`` of the sources in ``src`` on a free port with the store ``db`` and the
-    default pace, its output in ``log``; yields its URL."""
-    port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(src), "KESSEN_DB": str(db), "COLUMNS": "400"}
-    cmd = [sys.executable, "-c", "from kessen.cli import app; app()"]
-    cmd += ["play", "--no-browser", "--port", str(port), "--db", str(db)]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/api/meta", timeout=2).status_code == 200:
-                    break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server of {src} did not start: {log.read_text()[-2000:]}")
-            time.sleep(0.2)
-        time.sleep(1.0)
-        yield url
-    finally:
-        stop(proc)
-
-
-def children(pid: int) -> list[int]:
-    """The child processes of ``pid`` (COM's worker processes, for a server)."""
-    found: list[int] = []
-    with contextlib.suppress(OSError):
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            with contextlib.suppress(OSError):
-                found += [int(c) for c in (task / "children").read_text().split()]
-    return found
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server as Ctrl+C does: it then stops its COM worker processes too (SIGTERM
-    kills it at once and leaves them running). Workers still there a few seconds after it
-    exited are ended here, and said so."""
-    workers = children(proc.pid)
-    proc.send_signal(signal.SIGINT)
-    for harder in (proc.terminate, proc.kill):
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=15)
-            break
-        harder()
-    proc.wait()
-    deadline = time.monotonic() + 5
-    while (left := [w for w in workers if Path(f"/proc/{w}").exists()]) and (
-        time.monotonic() < deadline
-    ):
-        time.sleep(0.2)
-    for worker in left:
-        with contextlib.suppress(OSError):
-            os.kill(worker, signal.SIGTERM)
-    if left:
-        print(f"the server left {len(left)} processes running; ended", file=sys.stderr)
-
-
-def log_errors(log: Path) -> int:
-    """Lines of the server's output that report an error or a traceback."""
-    text = log.read_text(errors="replace")
-    return sum(1 for line in text.splitlines() if "Traceback" in line or "ERROR" in line)
-
-
-def worktree(rev: str, into: Path) -> Path:
-    """The sources of revision ``rev`` in a temporary git worktree under ``into``."""
-    path = into / f"rev-{rev}"
-    subprocess.run(
-        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev],
-        check=True,
-        capture_output=True,
-    )
-    return path
 
 
 # --- talking to it ---------------------------------------------------------------------------
@@ -723,13 +636,13 @@ def measure(label: str, src: Path, tmp: Path, args: argparse.Namespace) -> Run:
     if args.only in (None, "flood"):
         log = tmp / f"{slug}-flood.log"
         polled = tmp / f"{slug}-meta.txt"
-        with server(src, tmp / f"{slug}-flood.db", log) as url, poller(url, polled):
+        with server(src, tmp / f"{slug}-flood.db", log) as (url, _), poller(url, polled):
             run.flood = asyncio.run(connection_flood(url, args, polled))
         run.log_errors["flood"] = log_errors(log)
         print(f"{label}: connection flood measured", file=sys.stderr, flush=True)
     if args.only in (None, "com"):
         log = tmp / f"{slug}-com.log"
-        with server(src, tmp / f"{slug}-com.db", log) as url:
+        with server(src, tmp / f"{slug}-com.db", log) as (url, _):
             run.com = asyncio.run(com_flood(url, args))
         run.log_errors["com"] = log_errors(log)
         print(f"{label}: COM-vs-COM flood measured", file=sys.stderr, flush=True)

@@ -60,27 +60,24 @@ import asyncio
 import contextlib
 import itertools
 import json
-import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+from kessen_server import ROOT, kessen, log_errors, rss, server, worktree
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
-ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ("kobo", "twgp", "maken")
 TWO = "two people"
 """The opponent of a match between two people (the others name a COM level)."""
@@ -266,64 +263,6 @@ class Figures:
 
 
 # --- the server ----------------------------------------------------------------------------
-
-
-def rss(pid: int) -> int:
-    """Resident memory of process ``pid`` in bytes (0 once it is gone)."""
-    with contextlib.suppress(OSError):
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def kessen(src: Path, db: Path) -> tuple[list[str], dict[str, str]]:
-    """The command line and environment that run ``kessen`` from the sources in ``src`` on the
-    store ``db``."""
-    env = {**os.environ, "PYTHONPATH": str(src), "KESSEN_DB": str(db), "COLUMNS": "400"}
-    return [sys.executable, "-c", "from kessen.cli import app; app()"], env
-
-
-@contextlib.contextmanager
-def server(src: Path, pace: float, db: Path, log: Path) -> Iterator[tuple[str, int]]:
-    """A ``kessen play`` server of the sources in ``src`` on a free port, with the store ``db``
-    and its output in ``log``; yields its URL and process id."""
-    port = free_port()
-    cmd, env = kessen(src, db)
-    cmd += ["play", "--no-browser", "--port", str(port), "--pace", str(pace)]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/api/meta", timeout=2).status_code == 200:
-                    break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server of {src} did not start: {log.read_text()[-2000:]}")
-            time.sleep(0.2)
-        yield url, proc.pid
-    finally:
-        proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=15)
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-
-
-def log_errors(log: Path) -> int:
-    """Lines of the server's output that report an error or a traceback."""
-    text = log.read_text(errors="replace")
-    return sum(1 for line in text.splitlines() if "Traceback" in line or "ERROR" in line)
 
 
 def check_store(src: Path, db: Path) -> StoreCheck:
@@ -740,17 +679,6 @@ async def run_load(url: str, pid: int, load: Load, label: str) -> Figures:
 # --- the sitting ---------------------------------------------------------------------------
 
 
-def worktree(rev: str, into: Path) -> Path:
-    """The sources of revision ``rev`` in a temporary git worktree under ``into``."""
-    path = into / f"rev-{rev}"
-    subprocess.run(
-        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev],
-        check=True,
-        capture_output=True,
-    )
-    return path
-
-
 def print_table(rows: list[dict[str, str]]) -> None:
     keys = list(rows[0])
     print("| " + " | ".join(keys) + " |")
@@ -924,7 +852,7 @@ def main() -> None:
         runs: list[Figures] = []
         for number, (label, src) in enumerate(trees):
             db, log = tmp / f"store-{number}.db", tmp / f"server-{number}.log"
-            with server(src, args.pace, db, log) as (url, pid):
+            with server(src, db, log, "--pace", str(args.pace)) as (url, pid):
                 time.sleep(1.0)
                 figures = asyncio.run(run_load(url, pid, load, label))
             figures.log_errors = log_errors(log)
