@@ -124,6 +124,13 @@ function finishRender(v, started) {
 
 function renderTools(v) {
   const replay = !!S.replay;
+  // A deal the client chose (a seed, an unshuffled deck, a continued record) is practice:
+  // the server says so (session.open_deal), and the table shows it; a fair deal never is.
+  const badge = $('#deal-badge');
+  const open = !replay && !!(v.session && v.session.open_deal);
+  badge.hidden = !open;
+  badge.textContent = open ? t('open_deal') : '';
+  badge.title = open ? t('open_deal_note') : '';
   for (const id of ['#btn-undo', '#btn-redo']) $(id).hidden = replay;
   $('#ops .panel-title').textContent = replay ? t('replay_title') : t('ops_title');
   if (replay) {
