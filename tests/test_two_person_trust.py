@@ -79,6 +79,16 @@ def test_no_client_turns_shuffling_off_or_stacks_a_pile_between_two_people(
         config={"builds": [{**BUILD, "pile": ["s7", "s6", "s5"]}, None]},
     )
     assert twgp.status_code == 422 and "pile" in twgp.json()["detail"]
+    # Nor does the creator choose who starts (chance decides it), in any of the three games.
+    for ruleset, key in (
+        ("kobo", "first_player"),
+        ("twgp", "firstPlayer"),
+        ("maken", "firstPlayer"),
+    ):
+        first = new_game(
+            client, ruleset=ruleset, mode="vs_human", config={**CONFIGS[ruleset], key: 0}
+        )
+        assert first.status_code == 422 and key in first.json()["detail"], (ruleset, first.text)
     assert not hub.sessions
 
 

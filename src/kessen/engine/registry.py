@@ -168,6 +168,18 @@ def nothing_fixed(config: Mapping[str, Any]) -> list[str]:
     return []
 
 
+def chosen_first(config: Mapping[str, Any], key: str) -> list[str]:
+    """The :class:`FixedDeal` reason of a config whose ``key`` names the first player (chance
+    decides it when the key is absent or null), for the rulesets that have such a switch.
+
+    >>> chosen_first({"firstPlayer": 0}, "firstPlayer"), chosen_first({}, "firstPlayer")
+    (['firstPlayer: the config sets who starts, which chance decides'], [])
+    """
+    if config.get(key) is None:
+        return []
+    return [f"{key}: the config sets who starts, which chance decides"]
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What a ruleset offers the rest of the system.

@@ -58,10 +58,11 @@ def secret_action(action: Action) -> bool:
 
 def fixed_deal(config: Mapping[str, Any]) -> list[str]:
     """The switches of ``config`` that fix the deal: ``shuffle: false`` deals both decks in
-    their listed order."""
+    their listed order; ``first_player`` sets who starts, which chance decides."""
+    reasons = registry.chosen_first(config, "first_player")
     if config.get("shuffle", True) is not True:
-        return ["shuffle: the decks are dealt in their listed order, which their lists show"]
-    return []
+        reasons.append("shuffle: the decks are dealt in their listed order, which their lists show")
+    return reasons
 
 
 def _describe(entry: Json, lang: str, viewer: int | None) -> str:

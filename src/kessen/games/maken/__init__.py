@@ -6,6 +6,9 @@ triple attacks, instant gauge with キャンセル, helpers, RV and the four pri
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from kessen.ai.levels import player_factories
 from kessen.engine import registry
 from kessen.engine.action import Action
@@ -27,6 +30,12 @@ SECRET_VERBS = frozenset({"set"})
 def secret_action(action: Action) -> bool:
     """Whether other seats may not read ``action``'s text (see :data:`SECRET_VERBS`)."""
     return action.verb in SECRET_VERBS
+
+
+def fixed_deal(config: Mapping[str, Any]) -> list[str]:
+    """The switches of ``config`` that fix the deal: ``firstPlayer`` sets who starts (the TP),
+    which chance decides."""
+    return registry.chosen_first(config, "firstPlayer")
 
 
 def _heuristic(seed: int) -> Player:
@@ -58,6 +67,7 @@ registry.register(
         catalog=catalog,
         public_prompts=frozenset({"mulligan", "draw", "pay"}),
         secret_action=secret_action,
+        fixed_deal=fixed_deal,
         rules_document=registry.packaged_rules(__name__),
     )
 )

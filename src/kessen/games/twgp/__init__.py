@@ -44,16 +44,18 @@ def secret_action(action: Action) -> bool:
 
 
 def fixed_deal(config: Mapping[str, Any]) -> list[str]:
-    """The switches of ``config`` that fix the deal: a fixed build's ``pile`` stacks that
-    seat's pile in the listed order instead of shuffling it."""
+    """The switches of ``config`` that fix the deal: ``firstPlayer`` sets who starts, which
+    chance decides; a fixed build's ``pile`` stacks that seat's pile in the listed order
+    instead of shuffling it."""
+    reasons = registry.chosen_first(config, "firstPlayer")
     builds = config.get("builds")
-    if not isinstance(builds, list):
-        return []
-    return [
-        f"builds[{seat}].pile: seat {seat}'s pile is stacked in the listed order, not shuffled"
-        for seat, build in enumerate(builds)
-        if isinstance(build, dict) and build.get("pile") is not None
-    ]
+    if isinstance(builds, list):
+        reasons += [
+            f"builds[{seat}].pile: seat {seat}'s pile is stacked in the listed order, not shuffled"
+            for seat, build in enumerate(builds)
+            if isinstance(build, dict) and build.get("pile") is not None
+        ]
+    return reasons
 
 
 def _describe(entry: Json, lang: str, viewer: int | None) -> str:
