@@ -233,3 +233,9 @@ def test_coms_reasoning_does_not_count_the_cards_it_could_set() -> None:
     assert not any(name in str(why) for name in ("power-surge", "counter-spell", "decoy"))
     # COM's own seat (or a viewer of everything) still reads it whole.
     assert len(session._why_for(1, False)["candidates"]) == 4  # type: ignore[index]
+    # Many hidden candidates among the best: merged before the panel's cut of five, so the
+    # public ones after them still show (their number tells nothing of the hidden ones).
+    many = [{"action": f"surprise-set card-{i}", "visits": 50 - i, "value": 0.5} for i in range(8)]
+    session.why["candidates"] = [*many, {"action": "attack 0", "visits": 1, "value": 0.1}]
+    why = session.view_for(0, "ja", False)["com_why"]
+    assert [c["action"] for c in why["candidates"]] == ["surprise-set …", "attack 0"]

@@ -32,6 +32,12 @@ Mode = Literal["vs_com", "com_vs_com", "vs_human"]
 SPECTATOR = -1
 
 
+SHOWN = 5
+"""COM candidates the why panel shows."""
+KEPT = 64
+"""COM candidates kept per decision (hidden ones are merged before the panel's cut)."""
+
+
 class SessionError(RulesError):
     """A request the session refuses; the message says why and nothing changed."""
 
@@ -800,12 +806,15 @@ class Session:
         if why is None or self.cursor is not None:
             return None
         if everything or viewer == why["seat"]:
-            return why
+            kept = why["candidates"]
+            return {**why, "candidates": kept[:SHOWN] if kept else None}
         seat, ruleset = int(why["seat"]), self.ruleset
         action = shown_action(why["action"], seat, viewer, ruleset)
         if why["prompt"] in registry.get(ruleset).public_prompts:
             candidates = _merge_hidden(why["candidates"] or [], seat, viewer, ruleset)
-            return {**why, "action": action, "candidates": candidates or why["candidates"]}
+            # Merged before the list is cut: cut first, the public entries left would count
+            # the hidden ones among the best.
+            return {**why, "action": action, "candidates": candidates[:SHOWN] or None}
         return {
             **why,
             "action": action,
@@ -845,11 +854,12 @@ def _merge_hidden(candidates: list[Json], seat: int, viewer: int, ruleset: str) 
 
 
 def candidates_json(explanation: Any) -> list[Json] | None:
-    """A COM player's explanation as a short JSON list (at most five candidates)."""
+    """A COM player's explanation as a JSON list (at most :data:`KEPT` candidates; a panel
+    shows :data:`SHOWN`)."""
     if not explanation:
         return None
     out: list[Json] = []
-    for item in list(explanation)[:5]:
+    for item in list(explanation)[:KEPT]:
         entry = item if isinstance(item, dict) else getattr(item, "__dict__", {})
         out.append(
             {
