@@ -331,12 +331,15 @@ def play_game(page: Page, ruleset: str, touch: bool, limit: int = 400, each: Any
         before = prompt_id(page)
         place = _place_of(page, ruleset, choice, now)
         button = f'#ops button.act[data-action="{choice}"]'
+        if not place:
+            reach_choice(page, button, touch)
         press(page, place or button, touch, corner=bool(place))
         if place and touch:
             # A tap reads the card and leaves one clear button to act with.
             page.wait_for_selector(
                 f"{button}.tw-only" if ruleset == "twgp" else f"{button}.tap-armed"
             )
+            reach_choice(page, button, touch)
             press(page, button, touch)
         made += 1
         try:
@@ -350,6 +353,37 @@ def play_game(page: Page, ruleset: str, touch: bool, limit: int = 400, each: Any
             page.screenshot(path=str(shots_dir() / "stuck.png"))
             raise AssertionError(f"{choice!r} did not move on: {page.inner_text('#ops')}") from err
     raise AssertionError(f"no end after {limit} choices")
+
+
+_IN_VIEW = """sel => {
+  const el = document.querySelector(sel);
+  if (!el || !el.offsetParent) return false;
+  const r = el.getBoundingClientRect();
+  const box = document.querySelector('#ops-body').getBoundingClientRect();
+  return r.top >= Math.max(0, box.top) - 1 && r.bottom <= Math.min(window.innerHeight, box.bottom) + 1;
+}"""
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether a choice of the operation panel shows whole, on screen, without any scrolling."""
+    return bool(page.evaluate(_IN_VIEW, selector))
+
+
+def reach_choice(page: Page, selector: str, touch: bool) -> None:
+    """Make a choice of the operation panel pressable as a person would: it is on screen, or
+    (a phone's bar with more choices than fit) the handle under the bar opens the sheet that
+    holds it. Never scrolls the page or a panel for the person."""
+    if in_view(page, selector):
+        return
+    assert page.is_visible("#ops-more"), f"{selector} is off screen and nothing leads to it"
+    press(page, "#ops-more", touch)
+    page.wait_for_function("() => document.body.dataset.sheet === 'open'")
+    page.wait_for_timeout(250)  # the slide
+    if not in_view(page, selector):  # a sheet taller than the screen scrolls inside itself
+        page.evaluate(
+            "sel => document.querySelector(sel).scrollIntoView({block: 'nearest'})", selector
+        )
+    assert in_view(page, selector), f"{selector} is not in the sheet"
 
 
 def _place_of(page: Page, ruleset: str, action: str, now: dict[str, Any]) -> str | None:
@@ -366,6 +400,20 @@ def _place_of(page: Page, ruleset: str, action: str, now: dict[str, Any]) -> str
     return None
 
 
+LAYOUT_FAULTS = (Path(__file__).resolve().parent / "layout_faults.js").read_text(encoding="utf-8")
+
+
+def layout_faults(page: Page) -> dict[str, list[str]]:
+    """What a person would find wrong with the screen now (``layout_faults.js``): text under
+    11 px, targets under 24 px, targets overlapping, names cut short. Waits for motion to end."""
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running'"
+        " || a.effect.getComputedTiming().iterations === Infinity)"
+    )
+    found: dict[str, list[str]] = page.evaluate(LAYOUT_FAULTS)
+    return found
+
+
 # --- accessibility --------------------------------------------------------------------------
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
@@ -373,7 +421,8 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 _AXE_RUN = """async (sel) => {
   const where = sel ? document.querySelector(sel) : document;
-  const r = await axe.run(where, { resultTypes: ['violations'] });
+  const r = await axe.run(where, {
+    resultTypes: ['violations'], rules: { 'target-size': { enabled: true } } });
   return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v =>
     `${v.impact} ${v.id}: ${v.help} — `
     + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(', '));
@@ -381,7 +430,8 @@ _AXE_RUN = """async (sel) => {
 
 
 def serious_violations(page: Page, within: str | None = None) -> list[str]:
-    """axe-core's serious and critical violations on the page (or inside ``within``). The
+    """axe-core's serious and critical violations on the page (or inside ``within``), WCAG 2.2's
+    target size included (axe leaves it off by default). The
     context must have loaded axe with ``add_init_script(path=AXE)`` (an init script, so the
     page's Content-Security-Policy stays as it is)."""
     found: list[str] = page.evaluate(_AXE_RUN, within)

@@ -20,7 +20,17 @@ from typing import Any
 
 import pytest
 
-from tests.web.driver import SIZES, play_game, press, shorter_games, shots_dir
+from tests.web.driver import (
+    AXE,
+    SIZES,
+    in_view,
+    layout_faults,
+    play_game,
+    press,
+    serious_violations,
+    shorter_games,
+    shots_dir,
+)
 
 # Nothing wider than the screen (a phone would otherwise widen its layout and zoom out).
 FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
@@ -43,6 +53,7 @@ def sized(
     """A page of the app at the size named by the test's ``size`` parameter."""
     size = request.node.callspec.params["size"]
     ctx = browser.new_context(**SIZES[size], locale="ja-JP")
+    ctx.add_init_script(path=str(AXE))
     # Kōbō's stepped playback of each closed chain is switched off (its own setting), so a
     # whole game stays quick; the layout is the same.
     ctx.add_init_script(
@@ -71,16 +82,39 @@ def on_screen(page: Any, selector: str) -> bool:
     return bool(box) and box["height"] > 0 and box["y"] >= 0 and box["y"] + 40 <= height
 
 
-CASES = [(size, ruleset) for size in SIZES for ruleset in ("kobo", "twgp", "maken")]
+def faults(page: Any, where: str) -> list[str]:
+    """Everything wrong with the screen now: layout faults (``layout_faults.js``), choices of
+    the current decision a person cannot reach without scrolling, sideways scroll."""
+    found = [f"{kind}: {what}" for kind, items in layout_faults(page).items() for what in items]
+    if not page.evaluate(FITS):
+        found.append(f"sideways scroll: {page.evaluate(WIDER)}")
+    choices = page.evaluate(
+        "Array.from(document.querySelectorAll('#ops-body button.act'))"
+        ".filter(b => b.offsetParent).map(b => b.dataset.action)"
+    )
+    cut = [c for c in choices if not in_view(page, f'#ops-body button.act[data-action="{c}"]')]
+    if cut and not (page.is_visible("#ops-more") and page.evaluate("innerWidth < 600")):
+        found.append(f"choices off screen: {cut[:4]}")
+    return [f"{where}: {f}" for f in found]
 
 
-@pytest.mark.parametrize(("size", "ruleset"), CASES)
-def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
+CASES = [(size, ruleset, "ja") for size in SIZES for ruleset in ("kobo", "twgp", "maken")] + [
+    (size, ruleset, "en")
+    for size in ("phone-small", "tablet", "laptop")
+    for ruleset in ("kobo", "twgp", "maken")
+]
+
+
+@pytest.mark.parametrize(("size", "ruleset", "lang"), CASES)
+def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str, lang: str) -> None:
     page = sized
     touch = bool(SIZES[size].get("has_touch"))
     width = SIZES[size]["viewport"]["width"]
     page.wait_for_selector("#start:not([hidden])")
-    assert page.evaluate(FITS), "the start screen scrolls sideways"
+    if lang == "en":
+        press(page, '#start [data-lang="en"]', touch)
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
+    found = faults(page, "start")
     press(page, f'#game-pick input[value="{ruleset}"]', touch)
     if ruleset == "twgp":
         page.wait_for_selector("#twgp-options:not([hidden]) #tw-quick")
@@ -96,11 +130,15 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
         shorter_games(page, {"best_of": 1, "turn_limit": 2})
         press(page, "#start .advanced summary", touch)
         page.fill("#seed", "5")  # a deal whose game takes about thirty choices
-    snap(page, f"{size}_{ruleset}_1_start")
+    found += faults(page, "start, filled in")
+    assert not serious_violations(page), serious_violations(page)
+    name = f"{size}_{lang}_{ruleset}"
+    snap(page, f"{name}_1_start")
     press(page, "#start-button", touch)
     page.wait_for_function("() => document.body.dataset.myTurn === '1'")
     page.wait_for_timeout(200)
-    assert page.evaluate(FITS), "the game screen scrolls sideways"
+    found += faults(page, "first decision")
+    assert not serious_violations(page), serious_violations(page)
     # The actions are on screen from the start, and big enough to tap on the phone.
     assert on_screen(page, "#ops .ops-body"), "the operation panel is off screen"
     if width < 1200:  # the board keeps most of a tablet's or a phone's width
@@ -131,7 +169,8 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
         page.wait_for_function("() => document.body.dataset.drawer === 'info'")
         page.wait_for_timeout(300)  # the slide
         assert on_screen(page, "#cardinfo-body") and page.inner_text("#cardinfo-body").strip()
-        snap(page, f"{size}_{ruleset}_2_info_drawer")
+        snap(page, f"{name}_2_info_drawer")
+        found += faults(page, "CARD INFORMATION drawer")
         if touch:  # the dimmed board left of the drawer
             page.touchscreen.tap(12, 300)
         else:
@@ -152,18 +191,18 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
         press(page, "#game .selectable[data-act]", touch, corner=True)
         page.wait_for_selector(f'#ops button.act.tap-armed[data-action="{act}"]')
         assert page.evaluate("document.body.dataset.promptId") == before_id
-    snap(page, f"{size}_{ruleset}_2_board")
+    snap(page, f"{name}_2_board")
 
     seen = {"built": 0, "shot": False}
 
     def each(now: dict[str, Any]) -> None:
-        if not page.evaluate(FITS):
-            raise AssertionError(f"sideways scroll at {now['prompt']}: {page.evaluate(WIDER)}")
+        found.extend(faults(page, now["prompt"]))
         if now["prompt"] == "build":
             seen["built"] += 1
         elif not seen["shot"] and now["prompt"] not in ("setup", "standby", "mulligan"):
             seen["shot"] = True
-            snap(page, f"{size}_{ruleset}_3_exchange")
+            snap(page, f"{name}_3_exchange")
+            found.extend(f"{now['prompt']}: axe {v}" for v in serious_violations(page))
 
     made = play_game(page, ruleset, touch, each=each)
     assert made > 3
@@ -171,10 +210,14 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str) -> None:
         assert seen["built"] >= 12, "the pool was not built by tapping"  # 3 + 3 + up to 6
     page.wait_for_selector("#overlay:not([hidden]) .modal")
     assert page.locator("#overlay .modal-title").inner_text().strip()
-    assert page.evaluate(FITS)
-    snap(page, f"{size}_{ruleset}_4_end")
+    found += faults(page, "end")
+    snap(page, f"{name}_4_end")
     # The end dialog's buttons fit on screen.
     assert on_screen(page, "#overlay .modal-buttons button")
+    assert not serious_violations(page), serious_violations(page)
+    # Every fault once, with where it was first seen.
+    unique = {f.split(": ", 1)[1]: f for f in reversed(found)}
+    assert not unique, "\n".join(sorted(unique.values())[:40])
 
 
 # --- the start screen's words and the top bar's 新しい対戦 -------------------------------------

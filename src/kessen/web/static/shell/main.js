@@ -14,6 +14,7 @@ import { hasText, LANGS, t } from './i18n.js';
 import { renderInfo, showInfo } from './info.js';
 import { bindKeys, decorateKeys } from './keys.js';
 import { renderLog } from './log.js';
+import { bindSheet } from './sheet.js';
 import { closeOverlay, toast } from './overlay.js';
 import { gameOfView, GAMES, offered, resetGames } from './registry.js';
 import {
@@ -267,6 +268,7 @@ function bindEvents() {
   bindHelp();
   bindKeys();
   bindDrawers();
+  bindSheet();
   document.addEventListener('keydown', (ev) => {
     if (document.body.dataset.screen === 'help') return; // shell/keys.js closes it
     if (S.replay && !ev.ctrlKey && !ev.metaKey && !ev.altKey && $('#settings-menu').hidden && onReplayKey(ev)) return;

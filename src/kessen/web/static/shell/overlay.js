@@ -12,8 +12,16 @@ export function closeOverlay() {
   clearTimeout(S.overlayTimer);
 }
 
+/** Show `box` (a dialog a game built) over the screen; `kind` names it ('game', 'match').
+ *  A dialog is named by its title, so a screen reader announces what it is. */
 export function openOverlay(kind, box) {
   const o = $('#overlay');
+  const title = box.querySelector('.modal-title');
+  if (title && box.getAttribute('role') === 'dialog') {
+    title.id = 'overlay-title';
+    box.setAttribute('aria-labelledby', 'overlay-title');
+    box.setAttribute('aria-modal', 'true');
+  }
   put(o, box);
   o.hidden = false;
   o.dataset.kind = kind;

@@ -1,0 +1,105 @@
+// The phone's action bar and sheet: below 600 px the operation panel is a bar fixed to the
+// bottom of the screen, holding the current decision's choices, and the board scrolls in the
+// space left above it. When the choices do not all fit the bar, a handle under them says how
+// many more there are; it opens the panel as a sheet that slides up over the board with every
+// choice. A new decision, a tap on the dimmed board, the handle again or Escape close it. The
+// top bar's less used tools fold into a menu on the phone too. shell/shell.css draws all of it;
+// this module only measures and toggles, and does nothing wider than a phone.
+import { $, $$ } from './dom.js';
+import { t } from './i18n.js';
+
+const PHONE = window.matchMedia('(max-width: 599px)');
+const CHOICES = '#ops-body button.act, #ops-body .confirm button';
+
+let openedAt = null; // the prompt the sheet was opened on
+let pending = 0;
+
+/** Whether the sheet is open. */
+export function sheetOpen() {
+  return document.body.dataset.sheet === 'open';
+}
+
+/** Open (true) or close (false) the sheet of choices. */
+export function setSheet(open) {
+  const body = document.body;
+  if (open && PHONE.matches) {
+    body.dataset.sheet = 'open';
+    openedAt = body.dataset.promptId || null;
+  } else {
+    delete body.dataset.sheet;
+    openedAt = null;
+    $('#ops-body').scrollTop = 0;
+  }
+  $('#sheet-scrim').hidden = !sheetOpen();
+  $('#ops-more').setAttribute('aria-expanded', String(sheetOpen()));
+  measureSoon();
+}
+
+/** The choices of the bar that are not wholly in view. */
+function cutChoices() {
+  const limit = $('#ops-body').getBoundingClientRect().bottom + 1;
+  return $$(CHOICES).filter((b) => b.offsetParent !== null && b.getBoundingClientRect().bottom > limit);
+}
+
+function measure() {
+  pending = 0;
+  const root = document.documentElement;
+  const more = $('#ops-more');
+  if (!PHONE.matches) {
+    if (sheetOpen()) setSheet(false);
+    more.hidden = true;
+    root.style.removeProperty('--ops-h');
+    return;
+  }
+  if (sheetOpen()) {
+    more.hidden = false;
+    more.textContent = t('sheet_close');
+    return;
+  }
+  // Two passes: the handle, once shown, takes room from the choices above it.
+  more.hidden = true;
+  let cut = cutChoices();
+  if (cut.length) {
+    more.hidden = false;
+    cut = cutChoices();
+    more.textContent = t('more_choices', { n: cut.length });
+  }
+  // An armed choice (a board place tapped on a touch screen) is never left under the fold.
+  const armed = $('#ops-body button.tap-armed');
+  if (armed && cut.includes(armed)) setSheet(true);
+  root.style.setProperty('--ops-h', `${$('#ops').offsetHeight}px`);
+}
+
+/** Measure again after the browser has laid out the latest change. */
+export function measureSoon() {
+  if (!pending) pending = requestAnimationFrame(measure);
+}
+
+function setMenu(open) {
+  document.body.classList.toggle('menu-open', open);
+  $('#btn-menu').setAttribute('aria-expanded', String(open));
+}
+
+export function bindSheet() {
+  $('#ops-more').addEventListener('click', () => setSheet(!sheetOpen()));
+  $('#sheet-scrim').addEventListener('click', () => setSheet(false));
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && sheetOpen()) setSheet(false);
+    if (ev.key === 'Escape' && document.body.classList.contains('menu-open')) setMenu(false);
+  });
+  new MutationObserver(measureSoon).observe($('#ops-body'), { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['class', 'hidden'] });
+  // A new decision closes the sheet: its choices are the last decision's no more.
+  new MutationObserver(() => {
+    if (sheetOpen() && document.body.dataset.promptId !== openedAt) setSheet(false);
+  }).observe(document.body, { attributes: true, attributeFilter: ['data-prompt-id'] });
+  new ResizeObserver(measureSoon).observe($('#ops'));
+  PHONE.addEventListener('change', () => { setMenu(false); measureSoon(); });
+
+  $('#btn-menu').addEventListener('click', () => setMenu(!document.body.classList.contains('menu-open')));
+  // A tool used from the menu closes it (the settings button opens its own menu instead).
+  $('#topbar-tools').addEventListener('click', (ev) => {
+    const tool = ev.target.closest('button');
+    if (tool && tool.id !== 'btn-settings' && !tool.closest('#settings-menu')) setMenu(false);
+  });
+  measureSoon();
+}
