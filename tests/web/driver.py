@@ -360,7 +360,8 @@ _IN_VIEW = """sel => {
   if (!el || !el.offsetParent) return false;
   const r = el.getBoundingClientRect();
   const box = document.querySelector('#ops-body').getBoundingClientRect();
-  return r.top >= Math.max(0, box.top) - 1 && r.bottom <= Math.min(window.innerHeight, box.bottom) + 1;
+  const bottom = Math.min(window.innerHeight, box.bottom);
+  return r.top >= Math.max(0, box.top) - 1 && r.bottom <= bottom + 1;
 }"""
 
 
