@@ -33,22 +33,26 @@ export function cardEl(card, opts = {}) {
   const ch = c.character || d.character || 'GE';
   const data = dataOf(c);
   const labels = (d.labels || []).map((l) => tx(`lb_${l.replace(/-/g, '_')}`)).concat(d.tags || []);
-  const stat = (cls, key, value) => h('span', { class: cls }, h('i', { text: tx(key) }), h('b', { text: value }));
+  // Each stat is a block of its own, its label over its value.
+  const stat = (cls, key, value) => h('div', { class: `mk-stat ${cls}` }, h('i', { text: tx(key) }), ' ', h('b', { text: value }));
+  // The foot's marks are spaced in the text too, so they read as separate words.
+  const spaced = (nodes) => nodes.flat().filter(Boolean).flatMap((n, i) => (i ? [' ', n] : [n]));
   const el = h('div', {
     class: `mk-card kind-${kind} ch-${ch}${opts.cls ? ` ${opts.cls}` : ''}${c.hit ? ' hit' : ''}`,
     dataset: opts.ref ? { ref: opts.ref } : {},
   },
-  h('div', { class: 'mk-c-name', text: c.name || d.name || cardName(c.card) }),
+  // Spaces between the blocks: the card's text (read, and named by maken.js) keeps its words apart.
+  h('div', { class: 'mk-c-name', text: c.name || d.name || cardName(c.card) }), ' ',
   kind === 'attack'
     ? h('div', { class: 'mk-c-data' },
-      stat('mk-spd', 'st_spd', num(data.spd)), stat('mk-dist', 'st_dist', data.dist), stat('mk-atk', 'st_atk', num(data.atk)))
-    : h('div', { class: 'mk-c-data support', text: tx(`du_${d.duration || 'turn'}`) }),
-  h('div', { class: 'mk-c-foot' },
+      stat('mk-spd', 'st_spd', num(data.spd)), ' ', stat('mk-dist', 'st_dist', data.dist), ' ', stat('mk-atk', 'st_atk', num(data.atk)))
+    : h('div', { class: 'mk-c-data support', text: tx(`du_${d.duration || 'turn'}`) }), ' ',
+  h('div', { class: 'mk-c-foot' }, spaced([
     data.cost ? h('span', { class: 'mk-cost', text: tx('cost_s', { n: data.cost }) }) : null,
     data.gain ? h('span', { class: 'mk-gain', text: tx('gain_s', { n: data.gain }) }) : null,
     labels.map((l) => h('span', { class: 'mk-label', text: l })),
     c.helper_paid ? h('span', { class: 'mk-hp', text: tx('helper') }) : null,
-    c.hit ? h('span', { class: 'mk-hit', text: tx('hit') }) : null));
+    c.hit ? h('span', { class: 'mk-hit', text: tx('hit') }) : null])));
   return el;
 }
 
@@ -121,10 +125,10 @@ function supportEl(v, seat) {
     let el;
     if (e.face === 'up') {
       el = cardEl(e, { cls: 'support up', ref: `s:${e.card}` });
-      el.prepend(h('span', { class: 'mk-order', text: tx('order_n', { n: e.order + 1 }) }));
+      el.prepend(h('span', { class: 'mk-order', text: tx('order_n', { n: e.order + 1 }) }), ' ');
     } else if (e.card) {
       el = cardEl(e, { cls: 'support set', ref: `s:${e.card}` });
-      el.prepend(h('span', { class: 'mk-order set', text: tx('set_mark') }));
+      el.prepend(h('span', { class: 'mk-order set', text: tx('set_mark') }), ' ');
     } else {
       el = backEl(tx('set_mark'), { cls: 'support set' });
     }
@@ -198,9 +202,17 @@ function judgeLine(v) {
     j.bonus ? ` · ${tx('bonus_made', { n: j.bonus })}` : '');
 }
 
+/** Whether the play is at its height: bets lie on an attack field, a bet is being paid, or the
+ *  judge is on. Then the center strip is a layer of its own (on a phone it stays at the top
+ *  of the scrolling board, maken.css). */
+function centerLive(v) {
+  return !!(v.judge || v.bet || v.phase === 'bonus' || v.players.some((p) => p.field.length));
+}
+
 function centerEl(v) {
   const b = bannerInfo(v);
-  return h('div', { class: 'mk-center' },
+  const live = centerLive(v);
+  return h('div', { class: `mk-center${live ? ' live' : ''}`, 'data-layer': live ? 'center' : null },
     h('div', { class: `mk-banner ${b.cls}` }, h('span', { class: 'mk-banner-main', text: b.text }), b.sub ? h('span', { class: 'mk-banner-sub', text: b.sub }) : null),
     h('div', { class: 'mk-sitline', text: situationLine(v) }),
     betLine(v), judgeLine(v));

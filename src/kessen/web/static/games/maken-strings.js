@@ -65,6 +65,7 @@ export const TX = {
     v_fb: 'ファーストベット', v_attack: '攻撃', v_gc: 'ガードキャンセル', v_bonus: 'ボーナスベット',
     helper_cost: '助っ人コスト2', helper_free: '助っ人（免除）', rv: 'RV', sep: '：',
     focus: '選択中：', clear_focus: '選択を解除', pick_hint: '光っているカードを押すと、そのカードの操作だけに絞り込めます。',
+    n_choices: '{n}つの操作',
   },
   en: {
     title: 'Project Maken', brand: 'Maken', game_name: 'Project Maken',
@@ -127,6 +128,7 @@ export const TX = {
     v_fb: 'First bet', v_attack: 'Attack', v_gc: 'Guard cancel', v_bonus: 'Bonus bet',
     helper_cost: 'helper cost 2', helper_free: 'helper (exempt)', rv: 'RV', sep: ': ',
     focus: 'Picked:', clear_focus: 'Clear', pick_hint: 'Press a glowing card to see only its choices.',
+    n_choices: '{n} choices',
   },
 };
 

@@ -135,6 +135,12 @@ function hint(action) {
   showInfo({ type: 'mk', what: 'card', card: { card: ref.slice(2) } });
 }
 
+/** A card's text as it shows (maken-board.js keeps its words apart by spaces). Its accessible
+ *  name starts with it, so what is seen is what is heard (axe's label-content-name-mismatch). */
+function shownText(el) {
+  return el.textContent.replace(/\s+/g, ' ').trim();
+}
+
 /** Light the cards the offered actions name: one action sends it, several narrow the panel. */
 function markSelectable(v) {
   if (!isMyPrompt(v) || S.awaiting != null || !online()) return;
@@ -153,7 +159,7 @@ function markSelectable(v) {
       } else {
         el.classList.add('pickable', 'mk-sel');
         el.setAttribute('aria-pressed', String(M.focus === ref));
-        el.setAttribute('aria-label', `${cardName(ref.slice(2))} (${acts.length})`);
+        el.setAttribute('aria-label', `${shownText(el)} (${tx('n_choices', { n: acts.length })})`);
       }
       if (M.focus === ref) el.classList.add('mk-focused');
     }

@@ -87,7 +87,9 @@ function battleSquare(v, seat, n, st) {
     const chips = [];
     if (st.pow != null) {
       const plus = st.weapons.length ? ` (${two(st.base)}+${st.weapons.length})` : '';
-      chips.push(h('span', { class: 'tw-chip pow', title: `${tx('pow')} ${st.pow}${plus}`, text: `${tx('pow')} ${st.pow}` }));
+      // The word is left out where the square is narrow (phones); the number always shows.
+      chips.push(h('span', { class: 'tw-chip pow', title: `${tx('pow')} ${st.pow}${plus}` },
+        h('span', { class: 'tw-chip-k', text: `${tx('pow')} ` }), String(st.pow)));
     }
     if (st.frames.length) chips.push(h('span', { class: 'tw-chip frames', title: tx('frames'), text: `F${st.frames.length}` }));
     if (st.weapons.length) chips.push(h('span', { class: 'tw-chip weapons', title: tx('weapons'), text: `W${st.weapons.length}` }));
@@ -218,7 +220,9 @@ function poolPanel(v, seat) {
   const left = stage === 'vitals' ? p.vitals.filter((x) => x.face === 'empty').length
     : stage === 'aside' ? Math.max(0, (v.config.jokers ? 4 : 3) - p.aside.count) : p.hand.count;
   let suit = null;
-  const cards = h('div', { class: 'tw-pool-cards' }, (p.pool.cards || []).map((c) => {
+  // Laid out in two rows (--pc columns) where the board is wide: no card covers another.
+  const n = (p.pool.cards || []).length;
+  const cards = h('div', { class: 'tw-pool-cards', style: `--pc:${Math.max(1, Math.ceil(n / 2))}` }, (p.pool.cards || []).map((c) => {
     const el = h('div', { class: 'tw-pool-card', dataset: { ref: `p:${seat}:${c.slug}`, slug: c.slug } }, cardEl(c, { size: 'p' }));
     if (suit !== null && suitOf(c) !== suit) el.classList.add('suit-gap');
     suit = suitOf(c);
@@ -318,7 +322,28 @@ function centerEl(v) {
       h('span', { class: 'tw-resp-label', text: tx('resp_window') }),
       line));
   } else if (line) kids.push(h('div', { class: 'tw-resp quiet' }, line));
-  return h('div', { class: `tw-center${response ? ' response' : ''}${v.attack ? ' has-attack' : ''}`, id: 'tw-center' }, kids);
+  // While a response window is open the strip is a layer over the board on a phone (it stays
+  // at the top while the board scrolls under it: twgp.css), marked [data-layer].
+  return h('div', {
+    class: `tw-center${response ? ' response' : ''}${v.attack ? ' has-attack' : ''}`, id: 'tw-center',
+    dataset: response ? { layer: 'response' } : null,
+  }, kids);
+}
+
+/** The board scrolls inside its cell on some screens: it takes the keyboard's focus so it can
+ *  be scrolled without a mouse (its aria-label names it), except while a modal dialog (the
+ *  end of a game, #overlay) lies over it and the page behind is out of reach. */
+function boardFocus(board) {
+  const overlay = $('#overlay');
+  const covered = !!overlay && !overlay.hidden;
+  // Covered, it neither scrolls nor takes the focus (twgp.css .tw-covered).
+  board.classList.toggle('tw-covered', covered);
+  if (covered) board.removeAttribute('tabindex');
+  else board.tabIndex = 0;
+  if (overlay && !T.overlayWatch) {
+    T.overlayWatch = new MutationObserver(() => boardFocus(board));
+    T.overlayWatch.observe(overlay, { attributes: true, attributeFilter: ['hidden'] });
+  }
 }
 
 export function renderBoard(v) {
@@ -327,6 +352,7 @@ export function renderBoard(v) {
   T.nextSigs = new Map();
   const board = $('#tw-board');
   board.style.setProperty('--w', String(v.width));
+  boardFocus(board);
   put(board, halfEl(v, top, 'top'), centerEl(v), halfEl(v, bottom, 'bottom'));
   T.prevSigs = T.nextSigs;
 }
