@@ -3,10 +3,10 @@
 // scrolled out of its box is left out. Returns lists of faults, each named by its place:
 //  small    text drawn smaller than 11 CSS px (a transform's scale included);
 //  tiny     a target (button, link, field with its label, glowing place) smaller than
-//           24 × 24 CSS px;
-//  overlap  two targets whose visible boxes intersect (one inside the other is fine; a layer
-//           marked [data-layer], such as the phone's chain strip, lies over the board on
-//           purpose and is left out);
+//           24 × 24 CSS px (a link inside a sentence excepted, as WCAG 2.5.8 does);
+//  overlap  two targets whose visible boxes intersect (one inside the other is fine; what
+//           lies over the board on purpose is a layer, marked [data-layer]: a dialog, a
+//           drawer, the phone's chain strip; targets are compared within their own layer);
 //  clipped  a name (an element whose class says "name") cut short by its box.
 () => {
   const vw = document.documentElement.clientWidth;
@@ -54,10 +54,12 @@
   for (const e of document.querySelectorAll(TARGETS)) {
     if (e.disabled || hiddenForReaders(e)) continue;
     const box = visible(e);
-    if (box) targets.push({ e, box, layer: !!e.closest('[data-layer]') });
+    if (box) targets.push({ e, box, layer: e.closest('[data-layer]') });
   }
   const tiny = [];
   for (const { e } of targets) {
+    // A link inside a sentence is sized by its text (WCAG 2.5.8's inline exception).
+    if (e.tagName === 'A' && getComputedStyle(e).display === 'inline') continue;
     // A field's label is pressed as the field itself: their boxes together are the target.
     const boxes = [e, ...(e.labels || [])].map((x) => x.getBoundingClientRect());
     const r = {

@@ -93,7 +93,7 @@ def faults(page: Any, where: str) -> list[str]:
         ".filter(b => b.offsetParent).map(b => b.dataset.action)"
     )
     cut = [c for c in choices if not in_view(page, f'#ops-body button.act[data-action="{c}"]')]
-    if cut and not (page.is_visible("#ops-more") and page.evaluate("innerWidth < 600")):
+    if cut and not page.is_visible("#ops-more"):
         found.append(f"choices off screen: {cut[:4]}")
     return [f"{where}: {f}" for f in found]
 

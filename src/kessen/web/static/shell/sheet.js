@@ -1,10 +1,11 @@
-// The phone's action bar and sheet: below 600 px the operation panel is a bar fixed to the
-// bottom of the screen, holding the current decision's choices, and the board scrolls in the
-// space left above it. When the choices do not all fit the bar, a handle under them says how
-// many more there are; it opens the panel as a sheet that slides up over the board with every
-// choice. A new decision, a tap on the dimmed board, the handle again or Escape close it. The
-// top bar's less used tools fold into a menu on the phone too. shell/shell.css draws all of it;
-// this module only measures and toggles, and does nothing wider than a phone.
+// The operation panel's sheet: the panel never scrolls inside itself. When the current
+// decision's choices do not all fit it (a phone's bar fixed to the bottom of the screen, a
+// tablet's band, a desktop's column), a handle under them says how many more there are and
+// opens the panel as a sheet that slides up over the board with every choice. A new decision,
+// a tap on the dimmed board, the handle again or Escape close it. On the phone the module also
+// keeps --ops-h at the bar's height (the board ends where the bar begins) and folds the top
+// bar's less used tools into a menu. shell/shell.css draws all of it; this module only measures
+// and toggles.
 import { $, $$ } from './dom.js';
 import { t } from './i18n.js';
 
@@ -22,7 +23,7 @@ export function sheetOpen() {
 /** Open (true) or close (false) the sheet of choices. */
 export function setSheet(open) {
   const body = document.body;
-  if (open && PHONE.matches) {
+  if (open) {
     body.dataset.sheet = 'open';
     openedAt = body.dataset.promptId || null;
   } else {
@@ -45,12 +46,6 @@ function measure() {
   pending = 0;
   const root = document.documentElement;
   const more = $('#ops-more');
-  if (!PHONE.matches) {
-    if (sheetOpen()) setSheet(false);
-    more.hidden = true;
-    root.style.removeProperty('--ops-h');
-    return;
-  }
   if (sheetOpen()) {
     more.hidden = false;
     more.textContent = t('sheet_close');
@@ -67,7 +62,8 @@ function measure() {
   // An armed choice (a board place tapped on a touch screen) is never left under the fold.
   const armed = $('#ops-body button.tap-armed');
   if (armed && cut.includes(armed)) setSheet(true);
-  root.style.setProperty('--ops-h', `${$('#ops').offsetHeight}px`);
+  if (PHONE.matches) root.style.setProperty('--ops-h', `${$('#ops').offsetHeight}px`);
+  else root.style.removeProperty('--ops-h');
 }
 
 /** Measure again after the browser has laid out the latest change. */
@@ -88,18 +84,26 @@ export function bindSheet() {
     if (ev.key === 'Escape' && document.body.classList.contains('menu-open')) setMenu(false);
   });
   new MutationObserver(measureSoon).observe($('#ops-body'), { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['class', 'hidden'] });
-  // A new decision closes the sheet: its choices are the last decision's no more.
+  // A new decision closes the sheet (its choices are the last decision's no more); another
+  // screen closes the menu too.
+  let screen = document.body.dataset.screen;
   new MutationObserver(() => {
     if (sheetOpen() && document.body.dataset.promptId !== openedAt) setSheet(false);
-  }).observe(document.body, { attributes: true, attributeFilter: ['data-prompt-id'] });
+    if (document.body.dataset.screen !== screen) {
+      screen = document.body.dataset.screen;
+      setMenu(false);
+    }
+  }).observe(document.body, { attributes: true, attributeFilter: ['data-prompt-id', 'data-screen'] });
   new ResizeObserver(measureSoon).observe($('#ops'));
-  PHONE.addEventListener('change', () => { setMenu(false); measureSoon(); });
+  PHONE.addEventListener('change', () => { setMenu(false); setSheet(false); });
+  window.addEventListener('resize', measureSoon);
 
   $('#btn-menu').addEventListener('click', () => setMenu(!document.body.classList.contains('menu-open')));
-  // A tool used from the menu closes it (the settings button opens its own menu instead).
+  // A tool used from the menu closes it; not the settings (they open their own menu) nor
+  // 新しい対戦, whose first press during a match only asks to be pressed again.
   $('#topbar-tools').addEventListener('click', (ev) => {
     const tool = ev.target.closest('button');
-    if (tool && tool.id !== 'btn-settings' && !tool.closest('#settings-menu')) setMenu(false);
+    if (tool && !['btn-settings', 'btn-quit'].includes(tool.id) && !tool.closest('#settings-menu')) setMenu(false);
   });
   measureSoon();
 }
