@@ -75,8 +75,9 @@ export function cardEl(card, opts = {}) {
     el.append(h('div', { class: 'card-icon', text: kindGlyph(kind) }));
   }
   el.append(iconEl(card.slug, 'card-art pict') || h('div', { class: 'card-art', text: Array.from(name)[0] || '' }));
-  el.append(h('div', { class: 'card-name', text: name }));
-  el.append(h('div', { class: 'card-kind', text: kindLabel(kind, card.slug) }));
+  // A pile's top card (xs) is too small for a readable name: it stays for screen readers.
+  el.append(h('div', { class: size === 'xs' ? 'card-name sr-only' : 'card-name', text: name }));
+  if (size !== 'xs') el.append(h('div', { class: 'card-kind', text: kindLabel(kind, card.slug) }));
   if (card.face === 'down') el.append(h('div', { class: 'peek-tag', text: t('peek_tag') }));
   return el;
 }
@@ -257,7 +258,7 @@ function renderHand(v, seat, zone, hand) {
   const title = t(zone);
   const box = h('div', { class: `hand hand-${zone}`, dataset: { seat, zone } });
   box.append(h('div', { class: 'hand-title' }, title, h('span', { class: 'count', text: hand.count })));
-  const cards = h('div', { class: 'hand-cards' });
+  const cards = h('div', { class: `hand-cards ${hand.cards ? 'faces' : 'backs'}` });
   if (hand.cards) {
     const whyZone = zone === 'thand' ? 'tactics_hand' : 'hand';
     hand.cards.forEach((c, i) => {

@@ -58,7 +58,20 @@ function render(v) {
     markTouched(frame);
   } else markSelectable(v);
   applyHover();
+  scrollableHands();
   K.prevKeys = keys;
+}
+
+/** A hand row that scrolls sideways (too many cards for a wide screen's board) takes the
+ *  keyboard's focus, so it can be scrolled without a pointer. */
+function scrollableHands() {
+  for (const row of $$('#board .hand-cards.faces')) {
+    if (row.scrollWidth <= row.clientWidth + 1) continue;
+    row.tabIndex = 0;
+    row.setAttribute('role', 'group');
+    const title = row.parentElement.querySelector('.hand-title');
+    if (title) row.setAttribute('aria-label', title.textContent);
+  }
 }
 
 /** Show a game's or the match's end once, when the live view first shows it (after the
