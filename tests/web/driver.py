@@ -233,12 +233,16 @@ def shots_dir() -> Path:
 _SHOWN_POINT = """sel => {
   const el = document.querySelector(sel);
   if (!el) return null;
-  el.scrollIntoView({ block: 'center', inline: 'nearest' });
-  const r = el.getBoundingClientRect();
-  for (const fy of [0.15, 0.5, 0.85]) for (const fx of [0.15, 0.5, 0.85]) {
-    const x = r.left + r.width * fx, y = r.top + r.height * fy;
-    const hit = document.elementFromPoint(x, y);
-    if (hit && el.contains(hit)) return [x, y];
+  // Where a person would scroll it: the middle, else (a strip lying over the top of the
+  // board, say) the bottom or the top of the scrolled box.
+  for (const block of ['center', 'end', 'start']) {
+    el.scrollIntoView({ block, inline: 'nearest' });
+    const r = el.getBoundingClientRect();
+    for (const fy of [0.15, 0.5, 0.85]) for (const fx of [0.15, 0.5, 0.85]) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && el.contains(hit)) return [x, y];
+    }
   }
   return null;
 }"""

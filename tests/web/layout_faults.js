@@ -32,9 +32,11 @@
     return `${path.join(' < ')} "${(e.textContent || e.getAttribute('aria-label') || '').trim().replace(/\s+/g, ' ').slice(0, 16)}"`;
   };
   const hiddenForReaders = (e) => !!e.closest('.sr-only');
+  // A transform's scale: the drawn width over the laid-out one (offsetWidth is rounded to a
+  // whole pixel, so a difference under a pixel is no scale).
   const scale = (e) => {
     const r = e.getBoundingClientRect();
-    return e.offsetWidth ? r.width / e.offsetWidth : 1;
+    return e.offsetWidth && Math.abs(r.width - e.offsetWidth) > 1 ? r.width / e.offsetWidth : 1;
   };
 
   const small = [];

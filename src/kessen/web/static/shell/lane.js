@@ -27,6 +27,8 @@ export function renderLane(chain, resolved, dim, note) {
     if (i === resolved.length - 1 && !dim) li.classList.add('latest');
     return li;
   }));
+  // The newest link is the last: a list laid out as a row (the phone's) shows its end.
+  for (const list of [$('#lane-chain'), $('#lane-resolve')]) list.scrollLeft = list.scrollWidth;
   const lane = $('#lane');
   lane.classList.toggle('has-chain', chain.length > 0);
   lane.classList.toggle('has-resolve', resolved.length > 0);

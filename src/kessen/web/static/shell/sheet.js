@@ -49,9 +49,12 @@ function measure() {
   if (sheetOpen()) {
     more.hidden = false;
     more.textContent = t('sheet_close');
+    for (const b of $$(CHOICES)) b.classList.toggle('beyond', false);
     return;
   }
-  // Two passes: the handle, once shown, takes room from the choices above it.
+  // Two passes: the handle, once shown, takes room from the choices above it. A choice cut
+  // by the fold is hidden whole (half a button is no button); the sheet shows it. Classes
+  // change only when they must, so the observer below does not measure for ever.
   more.hidden = true;
   let cut = cutChoices();
   if (cut.length) {
@@ -59,6 +62,7 @@ function measure() {
     cut = cutChoices();
     more.textContent = t('more_choices', { n: cut.length });
   }
+  for (const b of $$(CHOICES)) b.classList.toggle('beyond', cut.includes(b));
   // An armed choice (a board place tapped on a touch screen) is never left under the fold.
   const armed = $('#ops-body button.tap-armed');
   if (armed && cut.includes(armed)) setSheet(true);
