@@ -14,7 +14,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.web.driver import SIZES, pick, press, reach_choice, settle, shorter_games, visible_options
+from tests.web.driver import (
+    SIZES,
+    pick,
+    press,
+    reach_choice,
+    settle,
+    shorter_games,
+    visible_options,
+)
 
 # What "a resolution is on screen" means in each game, as the page shows it.
 RESOLVING = {
