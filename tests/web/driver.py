@@ -120,7 +120,9 @@ class Driver:
         if board and page.evaluate(f"!!document.querySelector('{on_board}')"):
             page.click(on_board)
         else:
-            page.click(f'#ops button.act[data-action="{action}"]')
+            button = f'#ops button.act[data-action="{action}"]'
+            reach_choice(page, button, False)
+            page.click(button)
         self.clicks += 1
         page.wait_for_function(
             f"""() => document.body.dataset.promptId !== '{before}'

@@ -23,7 +23,7 @@ from kessen.server.app import create_app
 from kessen.server.hub import Hub
 from kessen.store.match_store import MatchStore
 from tests.serving import running
-from tests.web.driver import pending, settle, shot, view
+from tests.web.driver import pending, reach_choice, settle, shot, view
 
 SEED = 9
 DECKS = ("SO", "GA")
@@ -113,6 +113,7 @@ def click(page: Any, action: str) -> None:
         # Near the top: a card under the top of the attack field shows only its top strip.
         page.locator(card).first.click(position={"x": 30, "y": 6})
     else:
+        reach_choice(page, f'#ops button.act[data-action="{action}"]', False)
         page.locator(f'#ops button.act[data-action="{action}"]').click()
     page.wait_for_function(
         f"""() => document.body.dataset.promptId !== '{before}'
@@ -372,6 +373,7 @@ def test_phone_board_and_watching(browser: Any, served: tuple[str, Hub]) -> None
                 assert str(page.evaluate("document.body.dataset.promptId")) == str(
                     v["pending"]["prompt_id"]
                 ), "a tap must read, not act"
+                reach_choice(page, f'#ops button.act[data-action="{action}"]', True)
                 page.locator(f'#ops button.act[data-action="{action}"]').tap()
                 page.wait_for_function(
                     f"() => document.body.dataset.promptId !== '{v['pending']['prompt_id']}'"
@@ -383,6 +385,7 @@ def test_phone_board_and_watching(browser: Any, served: tuple[str, Hub]) -> None
                 break
             action = policy.pick(legal, v)
             before = v["pending"]["prompt_id"]
+            reach_choice(page, f'#ops button.act[data-action="{action}"]', True)
             page.locator(f'#ops button.act[data-action="{action}"]').tap()
             page.wait_for_function(f"() => document.body.dataset.promptId !== '{before}'")
         assert tapped

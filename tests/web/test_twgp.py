@@ -21,7 +21,7 @@ import pytest
 
 from kessen.server.run import running
 from kessen.store.records import MatchStore
-from tests.web.driver import pending, settle, shot, view, wait_view
+from tests.web.driver import pending, reach_choice, settle, shot, view, wait_view
 
 SEED = 11
 LIMIT = 700
@@ -93,6 +93,8 @@ def click_action(page: Any, action: str) -> None:
     first when it is hidden; wait until the game has moved on."""
     before = str(page.evaluate("document.body.dataset.promptId"))
     button = page.locator(f'#ops button.act[data-action="{action}"]')
+    if "beyond" in (button.get_attribute("class") or ""):  # under the panel's fold
+        reach_choice(page, f'#ops button.act[data-action="{action}"]', False)
     if not button.is_visible() and page.locator("#ops .tw-clear-focus").count():
         page.click("#ops .tw-clear-focus")
     if not button.is_visible():
@@ -104,6 +106,9 @@ def click_action(page: Any, action: str) -> None:
         # the panel to be still; on a loaded machine (CI's two cores running browsers in
         # parallel) the wait for a "stable" element timed out once while the panel redrew.
         page.click(f'#ops .tw-group-toggle[data-group="{group}"]', force=True)
+    page.wait_for_timeout(50)  # the panel measures its fold on the next frame
+    if "beyond" in (button.get_attribute("class") or ""):
+        reach_choice(page, f'#ops button.act[data-action="{action}"]', False)
     button.wait_for(state="visible")
     page.wait_for_function(
         f"""() => {{ const b = document.querySelector('#ops button.act[data-action="{action}"]');

@@ -26,6 +26,7 @@ from tests.web.driver import (
     pick,
     press,
     prompt_id,
+    reach_choice,
     settle,
     shot,
     view,
@@ -116,6 +117,8 @@ def choose(page: Any, ruleset: str) -> None:
     choice = pick(ruleset, options)
     before = prompt_id(page)
     place = _place_of(page, ruleset, choice, now)
+    if not place:
+        reach_choice(page, f'#ops button.act[data-action="{choice}"]', False)
     press(page, place or f'#ops button.act[data-action="{choice}"]', False, corner=bool(place))
     page.wait_for_function(
         f"""() => document.body.dataset.promptId !== '{before}'
