@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import importlib.resources
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kessen.engine.action import Action
@@ -85,10 +85,13 @@ def packaged_rules(package: str) -> RulesDocument:
 @dataclass(frozen=True)
 class DeckCheck:
     """A deck list checked by its ruleset: the list normalised (``None`` when its shape is
-    wrong) and every problem as ``{code, section, slug, params, text}``."""
+    wrong) and every problem as ``{code, section, slug, params, text}``; ``warnings`` (same
+    shape) are about a deck the rules allow but that cannot play well or at all (TWGP's
+    builds that cannot act): the deck stays usable."""
 
     deck: Json | None
     problems: list[Json]
+    warnings: list[Json] = field(default_factory=list)
 
 
 class ForSeat(Protocol):

@@ -4,8 +4,9 @@ Every ruleset with deck lists (``Ruleset.decks``) gets the same routes under
 ``/api/decks/{ruleset}``. A check never changes anything and needs no store; saving,
 renaming, copying and deleting need the match store (503 without one). A deck may be saved
 with problems (work in progress); the engine refuses it at the start of a game, and the
-builder offers only decks without problems for play. Deck names are the player's own text:
-the page shows them with ``textContent`` only.
+builder offers only decks without problems for play. A check's ``warnings`` are about a deck
+the rules allow that still cannot play (TWGP: a build that cannot act); it stays playable.
+Deck names are the player's own text: the page shows them with ``textContent`` only.
 
 A new game names a saved deck for a seat with ``{"saved": <id>}`` in place of a starter deck's
 name, or of TWGP's build (:func:`with_saved_decks`; the ruleset's ``DeckFormat`` says which
@@ -166,6 +167,15 @@ REMOTE_REFUSED = (
 """Why a client of another machine may not reach the saved decks of a server it was invited to."""
 
 
+def answer(checked: registry.DeckCheck) -> dict[str, Any]:
+    """A check's answer: ``{deck, problems}``, and ``warnings`` when there are any (a deck
+    the rules allow that cannot play, e.g. TWGP's builds that cannot act: still usable)."""
+    out: dict[str, Any] = {"deck": checked.deck, "problems": checked.problems}
+    if checked.warnings:
+        out["warnings"] = checked.warnings
+    return out
+
+
 def refuse_remote(request: Request, local_only: bool) -> None:
     """403 for a client of another machine when the server serves the network (``local_only``):
     the saved decks are its own player's (a friend must not read the host's secret TWGP builds,
@@ -210,10 +220,9 @@ def decks_router(
     def shaped(ruleset: str, deck: Mapping[str, Any], lang: str = "en") -> tuple[Json, Json]:
         """The normalised deck and the check's answer; 422 if the deck's shape is wrong."""
         checked = deck_format(ruleset).check(deck, lang)
-        answer = {"deck": checked.deck, "problems": checked.problems}
         if checked.deck is None:
             raise HTTPException(422, {"problems": checked.problems})
-        return checked.deck, answer
+        return checked.deck, answer(checked)
 
     def owned(ruleset: str, deck_id: int) -> Json:
         try:
@@ -227,7 +236,7 @@ def decks_router(
     @router.post("/api/decks/{ruleset}/check")
     async def check(ruleset: str, body: DeckBody) -> dict[str, Any]:
         checked = deck_format(ruleset).check(body.deck, body.lang)
-        return {"deck": checked.deck, "problems": checked.problems}
+        return answer(checked)
 
     @router.get("/api/decks/{ruleset}", dependencies=mine)
     async def list_decks(ruleset: str, lang: Literal["ja", "en"] = "ja") -> dict[str, Any]:
@@ -237,7 +246,10 @@ def decks_router(
         for deck in saved:
             entry = deck.to_json()
             assert isinstance(entry, dict)
-            entry["problems"] = found.check(deck.deck, lang).problems
+            checked = found.check(deck.deck, lang)
+            entry["problems"] = checked.problems
+            if checked.warnings:
+                entry["warnings"] = checked.warnings
             out.append(entry)
         return {"decks": out}
 
@@ -289,7 +301,7 @@ def decks_router(
         except ValueError as err:
             raise HTTPException(422, {"problems": [str(err)]}) from None
         checked = found.check(deck, body.lang)
-        return {"deck": checked.deck, "problems": checked.problems}
+        return answer(checked)
 
     @router.post("/api/decks/{ruleset}/export")
     async def export_deck(ruleset: str, body: DeckBody) -> PlainTextResponse:

@@ -7,7 +7,9 @@ The server's deck endpoints are game-agnostic; they reach TWGP's build rule thro
      "vitals": ["s10", "c10", "sk"], "hand": ["sa"], "aside": ["s9", "c9", "s8"]}
 
 names cards of one pool; the deck is the rest of the pool (27 cards with ``jokers``). Its
-check is the config's own (:func:`kessen.games.twgp.build_rules.build_problems`). A build is
+check is the config's own (:func:`kessen.games.twgp.build_rules.build_problems`); a build
+without problems may still carry warnings, when the rules allow it but it cannot act
+(:func:`kessen.games.twgp.dead_builds.build_warnings`). A build is
 kept in seat 0's suits (♠♣, the black joker): one written wholly in ♥♦ is turned into ♠♣ by the
 check, and a saved build chosen for seat 1 is played in ♥♦ (♠→♥, ♣→♦, black joker → red
 joker; suits mean nothing else in TWGP). A build for a game with jokers is not one for a game
@@ -28,6 +30,7 @@ from kessen.engine.contract import Json
 from kessen.engine.registry import DeckCheck, DeckFormat
 from kessen.games.twgp.build_rules import build_problems, pool_slugs
 from kessen.games.twgp.cards import JOKER_IDS, by_slug, card, is_slug
+from kessen.games.twgp.dead_builds import build_warnings
 
 PARTS = ("vitals", "hand", "aside")
 """The lists of a build, in file order; the deck is what they leave of the pool."""
@@ -93,7 +96,12 @@ def check(build: Mapping[str, Any], lang: str) -> DeckCheck:
     problems = build_problems(
         0, normal["jokers"], normal["vitals"], normal["hand"], normal["aside"], None
     )
-    return DeckCheck(normal, [problem.to_json(lang) for problem in problems])
+    warnings = [] if problems else build_warnings(normal["hand"])
+    return DeckCheck(
+        normal,
+        [problem.to_json(lang) for problem in problems],
+        [warning.to_json(lang) for warning in warnings],
+    )
 
 
 def from_toml(text: str) -> Json:
