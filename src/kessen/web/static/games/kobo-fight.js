@@ -10,6 +10,7 @@
 import { cardDef, cardName, K } from './kobo-board.js';
 import { t } from './kobo-strings.js';
 import { $, h, put } from '../shell/dom.js';
+import { holdLog } from '../shell/log.js';
 import { me, seatName } from '../shell/seats.js';
 import { S, saveSettings, scheduleRender } from '../shell/state.js';
 
@@ -171,6 +172,10 @@ function applyEffects(players, effects, state) {
       card.leaving = true;
     } else if (e.kind === 'target_changed') {
       state.target = { seat: e.seat, slot: e.slot };
+      // The 攻撃対象 tag moves with the target.
+      players.forEach((p, seat) => p.battle.forEach((c, i) => {
+        if (c) c.target = seat === e.seat && i + 1 === e.slot;
+      }));
     } else if (e.kind === 'attack_negated') {
       state.negated = true;
     }
@@ -194,8 +199,33 @@ function score(players, res, state) {
   return { attack, defence };
 }
 
-/** The frames of a playback: the declaration, one per link (last first), the result. */
-function buildFrames(res, pre) {
+/** How many of the log's entries each frame reveals: up to the chain's closing for the start,
+ *  up to the next link's resolution for a link, up to the clean-up (or the game's end) for the
+ *  result; whatever comes later (the next turn, COM's next move) shows after the playback. */
+function logCuts(res, log) {
+  const from = res.log_index + 1;
+  const resolves = [];
+  let result = null;
+  let end = log.length;
+  for (let i = from; i < log.length; i++) {
+    const k = log[i].kind;
+    if (k === 'resolve' && result == null) resolves.push(i);
+    else if (k === 'result' && result == null) result = i;
+    else if (k === 'cleanup') { end = i; break; } else if (k === 'game_end') { end = i + 1; break; }
+  }
+  const afterLinks = result ?? end;
+  return {
+    start: from,
+    link: (i) => resolves[i + 1] ?? afterLinks,
+    result: end,
+  };
+}
+
+/** The frames of a playback: the declaration, one per link (last first), the result. Each
+ *  frame carries its numbers (`score`: the fight box and the result banner show these), the
+ *  board it shows and how much of the log it reveals (`logUntil`). */
+function buildFrames(res, pre, log) {
+  const cuts = logCuts(res, log || []);
   const base = pre ? { ...clone(pre), pending: null, why_not: null, priority: null, exchange: null } : null;
   const chain = base ? base.chain : [];
   const players = base ? base.players : null;
@@ -209,17 +239,20 @@ function buildFrames(res, pre) {
     frames.push({ shown, score: players ? score(players, res, state) : null, ...extra });
   };
   const links = res.links.map((l) => linkOf(l, chain));
-  if (links.length) snap({ step: 'start', chain: links.slice().reverse(), resolved: [], texts: [t('fx_start')], touched: [] });
+  if (links.length) snap({ step: 'start', chain: links.slice().reverse(), resolved: [], texts: [t('fx_start')], touched: [], logUntil: cuts.start });
   res.links.forEach((l, i) => {
     if (players) sweep(players);
     const touched = players && !l.negated ? applyEffects(players, l.effects, state) : [];
     const texts = l.negated ? [t('fx_negated')] : l.effects.map(effectText);
     snap({
       step: 'link', link: links[i], chain: links.slice(i + 1).reverse(), resolved: links.slice(0, i + 1),
-      texts: texts.length ? texts : [t('fx_none')], touched,
+      texts: texts.length ? texts : [t('fx_none')], touched, logUntil: cuts.link(i),
     });
   });
   if (players) sweep(players);
+  // The result's numbers are the record's (before the retreats the result causes), the same
+  // the banner states.
+  const result = res.result && res.result.attack != null ? { attack: res.result.attack, defence: res.result.defence } : null;
   const touched = players ? applyEffects(players, res.after || [], state) : [];
   let banner;
   if (res.game_end) banner = { cls: 'game-end', text: t('fx_game_end'), sub: gameEndText(res.game_end) };
@@ -227,8 +260,10 @@ function buildFrames(res, pre) {
   else banner = { cls: 'outcome-none', text: t('fx_done'), sub: '' };
   snap({
     step: 'result', chain: [], resolved: links, banner, touched,
-    texts: (res.after || []).map(effectText),
+    texts: (res.after || []).map(effectText), logUntil: cuts.result,
   });
+  const last = frames[frames.length - 1];
+  if (result) last.score = result;
   return frames;
 }
 
@@ -267,7 +302,7 @@ export function maybePlay(prev, view) {
   const fresh = prev && prev.session.id === sid;
   if (!fresh || !(res.links.length || res.game_end) || paceMs() <= 0) return false;
   finish();
-  const frames = buildFrames(res, preOf(prev, view, res));
+  const frames = buildFrames(res, preOf(prev, view, res), view.log);
   P.run = { key, frames, index: 0, timer: null, onEnd: [], gameEnd: !!res.game_end };
   S.opsSig = '';
   tick();
@@ -310,6 +345,7 @@ export function finish() {
   if (!run) return;
   clearTimeout(run.timer);
   P.run = null;
+  holdLog(null);
   for (const fn of run.onEnd.splice(0)) fn();
   K.prevKeys.clear();
   S.opsSig = '';
@@ -322,6 +358,12 @@ export function afterPlayback(fn) {
   else fn();
 }
 
+/** How many of the view's log entries the frame on screen reveals (null: all, no playback). */
+export function logShown() {
+  const f = currentFrame();
+  return f && f.logUntil != null ? f.logUntil : null;
+}
+
 /** The frame on screen, or null. */
 export function currentFrame() {
   return P.run ? P.run.frames[P.run.index] : null;
@@ -330,6 +372,7 @@ export function currentFrame() {
 function frameStrip(run) {
   const f = run.frames[run.index];
   const n = run.frames.length - 2; // the links (the frames less the start and the result)
+  const sc = f.score;
   const head = f.step === 'link'
     ? h('div', { class: 'kb-step-head' },
       h('span', { class: 'kb-step-no', text: t('fx_link', { n: f.link.link }) }),
@@ -342,10 +385,10 @@ function frameStrip(run) {
     id: 'kb-playback',
     dataset: { step: f.step, index: run.index, link: f.link ? f.link.link : '' },
   },
-  f.score ? h('div', { class: 'kb-now' },
-    h('span', { class: 'kb-side atk' }, h('span', { class: 'kb-side-label', text: t('attacking_side') }), h('b', { class: 'kb-num', text: f.score.attack })),
+  sc ? h('div', { class: 'kb-now', dataset: { attack: sc.attack, defence: sc.defence } },
+    h('span', { class: 'kb-side atk' }, h('span', { class: 'kb-side-label', text: t('attacking_side') }), h('b', { class: 'kb-num', text: sc.attack })),
     h('span', { class: 'kb-vs', text: t('vs') }),
-    h('span', { class: 'kb-side def' }, h('span', { class: 'kb-side-label', text: t('defending_side') }), h('b', { class: 'kb-num', text: f.score.defence }))) : null,
+    h('span', { class: 'kb-side def' }, h('span', { class: 'kb-side-label', text: t('defending_side') }), h('b', { class: 'kb-num', text: sc.defence }))) : null,
   h('div', { class: 'kb-step' }, head,
     h('ul', { class: 'kb-fx' }, f.texts.map((x) => h('li', { text: x })))),
   f.banner ? h('div', { class: `kb-banner ${f.banner.cls}`, id: 'kb-result-banner' },

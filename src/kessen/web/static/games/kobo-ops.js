@@ -135,6 +135,28 @@ function cardOf(action, v) {
   }
 }
 
+/** The copies of each card left in the choosing seat's tactics deck ({slug: n}): its deck list
+ *  less the copies it can see elsewhere (its tactics hand first); null when that does not add
+ *  up to the deck's count (the view then says too little to be sure). */
+export function tacticsLeft(v) {
+  const p = v.pending;
+  const mine = p && v.players[p.seat];
+  const list = mine && mine.deck && mine.deck.tactics;
+  if (!list || typeof mine.tactics_deck !== 'number') return null;
+  const cards = (x) => (Array.isArray(x) ? x : (x && x.cards) || []).filter((c) => c && c.slug);
+  const tries = [
+    cards(mine.tactics_hand),
+    [mine.tactics_hand, mine.strategy, mine.retreat, mine.excluded, mine.surprise].flatMap(cards),
+  ];
+  for (const seen of tries) {
+    const left = { ...list };
+    for (const c of seen) if (left[c.slug] != null) left[c.slug] -= 1;
+    const total = Object.values(left).reduce((a, n) => a + n, 0);
+    if (total === mine.tactics_deck && Object.values(left).every((n) => n >= 0)) return left;
+  }
+  return null;
+}
+
 function actionLabel(action, v) {
   const p = v.pending;
   const [verb, arg] = splitAction(action);
@@ -257,10 +279,13 @@ export function renderOps(v) {
         h('button', { type: 'button', class: 'confirm-no', text: t('confirm_no'), onclick: () => { S.confirm = null; S.opsSig = ''; scheduleRender(); } }))));
   } else {
     const actions = h('div', { class: 'ops-actions' });
+    // Picking the tactics hand: each card once, with the copies the tactics deck still holds.
+    const left = p.legal.some((a) => a.startsWith('take ')) ? tacticsLeft(v) : null;
     for (const a of p.legal) {
       const c = cardOf(a, v);
       const kind = c ? (c.kind || (cardDef(c.slug) || {}).kind) : null;
       const [verb] = splitAction(a);
+      const copies = verb === 'take' && left ? left[splitAction(a)[1]] : null;
       const btn = h('button', {
         type: 'button',
         class: `act verb-${verb}${kind ? ` kind-${kind}` : ''}`,
@@ -274,7 +299,8 @@ export function renderOps(v) {
         onblur: () => setHover(null),
       },
       kind ? h('span', { class: `kind-dot kind-${kind}` }) : null,
-      h('span', { class: 'act-label', text: actionLabel(a, v) }));
+      h('span', { class: 'act-label', text: actionLabel(a, v) }),
+      copies != null ? h('span', { class: 'act-count', dataset: { copies }, title: t('copies_left_long', { n: copies }), text: t('copies_left', { n: copies }) }) : null);
       actions.append(btn);
     }
     kids.push(actions);

@@ -10,7 +10,7 @@ import {
   cardDef, cat, catalogs, drawLane, K, renderCenter, renderKoboLane, renderPiles, renderResults, renderSide, renderTopbar,
 } from './kobo-board.js';
 import {
-  afterPlayback, currentFrame, finish, initPaceSetting, labelPaceSetting, markTouched, maybePlay, P, renderFight,
+  afterPlayback, currentFrame, finish, initPaceSetting, labelPaceSetting, logShown, markTouched, maybePlay, P, renderFight,
 } from './kobo-fight.js';
 import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver, starterDeck } from './kobo-info.js';
 import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, setHover } from './kobo-ops.js';
@@ -19,6 +19,7 @@ import { t } from './kobo-strings.js';
 import { onSurpriseClick, renderSurpriseOption, withSurprise } from './kobo-surprise.js';
 import { $, $$, h, put, revealIn } from '../shell/dom.js';
 import { showInfo } from '../shell/info.js';
+import { holdLog } from '../shell/log.js';
 import { me } from '../shell/seats.js';
 import { fetchJson, S, scheduleRender } from '../shell/state.js';
 
@@ -33,6 +34,8 @@ async function ensureCatalog(lang) {
 function render(v) {
   const frame = S.replay ? null : currentFrame();
   const shown = frame && frame.shown ? frame.shown : v;
+  // The log reveals no more than the frame on screen has reached (shell/log.js draws it next).
+  holdLog(frame ? logShown() : null);
   const bottom = me();
   const top = 1 - bottom;
   const keys = new Map();

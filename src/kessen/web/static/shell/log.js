@@ -1,21 +1,33 @@
 // The log panel: the view's log, newest first, with the undo boundary; its new entries are
 // also read out, oldest first, from a polite live region (#log-live) that holds only them.
+// A game that shows an earlier moment than its view (a stepped playback) may hold back the
+// newest entries with `holdLog(n)`: only entries before index n are drawn and read out, the
+// rest appear when the hold moves on or is lifted (`holdLog(null)`).
 
 import { $, h, put } from './dom.js';
 import { t } from './i18n.js';
 import { me } from './seats.js';
 import { S } from './state.js';
 
+/** The number of the log's entries shown (null: all of them). */
+let held = null;
+
+/** Show only the log's first `n` entries (null: all); the log is redrawn at the next render. */
+export function holdLog(n) {
+  held = n == null ? null : Math.max(0, n);
+}
+
 export function renderLog(v) {
   const log = v.log;
+  const shown = held == null ? log.length : Math.min(held, log.length);
   const boundary = v.history.boundary_log;
-  const sig = `${S.settings.lang}|${log.length}|${boundary}|${log.length ? log[log.length - 1].text : ''}|${v.session.id}`;
+  const sig = `${S.settings.lang}|${log.length}|${shown}|${boundary}|${log.length ? log[log.length - 1].text : ''}|${v.session.id}`;
   if (sig === S.logSig) return;
   S.logSig = sig;
-  announce(v);
+  announce(v, shown);
   const frag = document.createDocumentFragment();
   const bottom = me();
-  for (let i = log.length - 1; i >= 0; i--) {
+  for (let i = shown - 1; i >= 0; i--) {
     const e = log[i];
     if (boundary != null && i === boundary && v.session.mode !== 'com_vs_com') {
       frag.append(h('li', { class: 'boundary', text: t('boundary') }));
@@ -33,13 +45,15 @@ const LIVE_KEPT = 12;
 
 /** Read out the entries added since the last view of the same game (none for the first view,
  *  an undo or a language switch: only what is new is announced). */
-function announce(v) {
+function announce(v, shown) {
   const log = v.log;
   const key = `${v.session.id}|${S.replay ? S.replay.id : ''}`;
   const last = S.logLive;
-  S.logLive = { key, len: log.length };
-  if (!last || last.key !== key || log.length <= last.len) return;
+  // While entries are held back, what was read out stays the mark (an undo still resets it).
+  const len = last && last.key === key && shown < log.length && shown < last.len && log.length >= last.len ? last.len : shown;
+  S.logLive = { key, len };
+  if (!last || last.key !== key || shown <= last.len) return;
   const box = $('#log-live');
-  for (const e of log.slice(last.len)) box.append(h('p', { text: e.text || e.kind }));
+  for (const e of log.slice(last.len, shown)) box.append(h('p', { text: e.text || e.kind }));
   while (box.children.length > LIVE_KEPT) box.firstElementChild.remove();
 }
