@@ -95,6 +95,13 @@ def click_action(page: Any, action: str) -> None:
     button = page.locator(f'#ops button.act[data-action="{action}"]')
     if "beyond" in (button.get_attribute("class") or ""):  # under the panel's fold
         reach_choice(page, f'#ops button.act[data-action="{action}"]', False)
+    if (
+        not button.is_visible()
+        and page.is_visible("#ops-more")
+        and not page.evaluate("document.body.dataset.sheet === 'open'")
+    ):
+        page.click("#ops-more")  # the group's toggle may be under the panel's fold
+        page.wait_for_function("() => document.body.dataset.sheet === 'open'")
     if not button.is_visible() and page.locator("#ops .tw-clear-focus").count():
         page.click("#ops .tw-clear-focus")
     if not button.is_visible():

@@ -10,7 +10,8 @@ import { $, $$ } from './dom.js';
 import { t } from './i18n.js';
 
 const PHONE = window.matchMedia('(max-width: 599px)');
-const CHOICES = '#ops-body button.act, #ops-body .confirm button';
+// Every button of the panel: a choice, a confirmation, a group's 「すべて表示」 toggle.
+const CHOICES = '#ops-body button';
 
 let openedAt = null; // the prompt the sheet was opened on
 let pending = 0;
@@ -60,7 +61,7 @@ function measure() {
   if (cut.length) {
     more.hidden = false;
     cut = cutChoices();
-    more.textContent = t('more_choices', { n: cut.length });
+    more.textContent = t('more_choices', { n: cut.filter((b) => b.classList.contains('act')).length || cut.length });
   }
   for (const b of $$(CHOICES)) b.classList.toggle('beyond', cut.includes(b));
   // An armed choice (a board place tapped on a touch screen) is never left under the fold.
