@@ -8,6 +8,7 @@ received, so a test also proves the UI offers every legal action and nothing els
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -139,6 +140,32 @@ class Driver:
         self.page.wait_for_function(
             f"() => document.body.dataset.promptId !== '{before}'", timeout=20_000
         )
+
+
+def open_position(
+    page: Page,
+    load: Callable[[Any], tuple[str, str]],
+    state: Any,
+    *,
+    url: str | None = None,
+    settings: dict[str, Any] | None = None,
+) -> tuple[Driver, str]:
+    """Open ``state`` in the page as seat 0, the way a reload rejoins a stored game: ``load``
+    puts it into the server (tests/serving.py), ``settings`` (if given) become the page's
+    ``kobo.settings``. Returns the driver, once the page offers something to press, and the
+    game's id."""
+    game_id, token = load(state)
+    stored = json.dumps({"id": game_id, "token": token, "seat": 0, "cfg": {"mode": "vs_com"}})
+    if url is not None:
+        page.goto(url)
+    script = f"localStorage.setItem('kobo.game', {json.dumps(stored)});"
+    if settings is not None:
+        script += f"localStorage.setItem('kobo.settings', {json.dumps(json.dumps(settings))});"
+    page.evaluate(script)
+    page.reload()
+    driver = Driver(page)
+    driver.wait_ready()
+    return driver, game_id
 
 
 def start_match(

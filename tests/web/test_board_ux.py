@@ -12,7 +12,6 @@ as it resolves: the RESOLVE lane must show link k before link k-1, one step at a
 from __future__ import annotations
 
 import itertools
-import json
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -28,7 +27,7 @@ from kessen.server.session import Session
 from tests.kobo.harness import fixed_order_match, play
 from tests.serving import Load, position_server
 from tests.web.conftest import VIEWPORT
-from tests.web.driver import Driver, prompt_id, settle, shorter_games, start_match
+from tests.web.driver import Driver, open_position, prompt_id, settle, shorter_games, start_match
 
 SEED = 7
 PAD = ["hinder", "hinder", "hinder"]
@@ -401,12 +400,7 @@ def test_the_standby_warns_before_traps_take_the_tactics_slots(touch: Any, serve
     state = fixed_order_match((main0, main1), (tactics, tactics))
     play(state, "pick white-fox-miko", "slot 1")
     _url, hub, load = served
-    game_id, token = load(state)
-    stored = json.dumps({"id": game_id, "token": token, "seat": 0, "cfg": {"mode": "vs_com"}})
-    tall.evaluate(f"localStorage.setItem('kobo.game', {json.dumps(stored)})")
-    tall.reload()
-    driver = Driver(tall)
-    driver.wait_ready()
+    driver, game_id = open_position(tall, load, state)
     before = (prompt_id(tall), len(hub.sessions[game_id].states))
     glowing = '#board .hand-card.selectable[data-slug="decoy"]'
     _long_press(tall, glowing)
@@ -444,14 +438,7 @@ def test_the_final_board_shows_before_the_end_of_game_dialog(tall: Any, served: 
         best_of=3,
     )
     _url, hub, load = served
-    game_id, token = load(state)
-    stored = json.dumps({"id": game_id, "token": token, "seat": 0, "cfg": {"mode": "vs_com"}})
-    tall.evaluate(
-        f"localStorage.setItem('kobo.game', {json.dumps(stored)});"
-        "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'fast'}))"
-    )
-    tall.reload()
-    driver = Driver(tall)
+    driver, game_id = open_position(tall, load, state, settings={"resolvePace": "fast"})
     # The dialog's opening is stamped with what the board showed at that moment.
     tall.evaluate(
         """() => new MutationObserver(() => {

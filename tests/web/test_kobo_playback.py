@@ -11,7 +11,6 @@ once, with the copies the deck still holds.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -23,7 +22,7 @@ from kessen.games.kobo.preview import resolution_record
 from kessen.server.app import Hub
 from tests.serving import Load, position_server
 from tests.web.conftest import VIEWPORT
-from tests.web.driver import Driver, play_first_options, settle, start_match
+from tests.web.driver import Driver, open_position, play_first_options, settle, start_match
 
 PAD = ["hinder", "hinder", "hinder"]
 
@@ -96,14 +95,7 @@ def test_the_playback_reveals_the_log_totals_and_target_frame_by_frame(
         Side(battle=["messenger-tanuki", "ashigaru-recruit"], tactics_deck=PAD),
         best_of=3,
     )
-    game_id, token = load(state)
-    stored = json.dumps({"id": game_id, "token": token, "seat": 0, "cfg": {"mode": "vs_com"}})
-    page.evaluate(
-        f"localStorage.setItem('kobo.game', {json.dumps(stored)});"
-        "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'normal'}))"
-    )
-    page.reload()
-    driver = Driver(page)
+    driver, game_id = open_position(page, load, state, settings={"resolvePace": "normal"})
     # Attack 伝令狸 (slot 1); chain Power Surge, Target Change (to 見習い足軽, slot 2), Power
     # Surge; COM (no cards) passes each time; then the chain closes.
     script = [
@@ -196,14 +188,7 @@ def test_skipping_the_playback_shows_the_whole_log(
         Side(battle=["messenger-tanuki", "ashigaru-recruit"], tactics_deck=PAD),
         best_of=3,
     )
-    game_id, token = load(state)
-    stored = json.dumps({"id": game_id, "token": token, "seat": 0, "cfg": {"mode": "vs_com"}})
-    page.evaluate(
-        f"localStorage.setItem('kobo.game', {json.dumps(stored)});"
-        "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'slow'}))"
-    )
-    page.reload()
-    driver = Driver(page)
+    driver, game_id = open_position(page, load, state, settings={"resolvePace": "slow"})
     for action in [
         "attack 1",
         "target 1",

@@ -9,7 +9,6 @@ rejoins it like a reloaded tab and is driven only by what it shows.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +19,7 @@ from kessen.games.kobo.game import Side
 from kessen.games.kobo.state import KoboState
 from tests.kobo.harness import board, fixed_order_match
 from tests.serving import Load, position_server
-from tests.web.driver import Driver, shot, view, wait_view
+from tests.web.driver import open_position, shot, view, wait_view
 
 TACTICS = [
     "total-war",
@@ -67,18 +66,6 @@ def scripted() -> Iterator[tuple[str, Load]]:
         yield url, load
 
 
-def open_position(page: Any, url: str, load: Load, state: KoboState) -> Driver:
-    """Open ``state`` in the page as seat 0 (the way a reload rejoins a stored game)."""
-    game_id, token = load(state)
-    stored = json.dumps({"id": game_id, "token": token, "seat": 0, "cfg": {"mode": "vs_com"}})
-    page.goto(url)
-    page.evaluate(f"localStorage.setItem('kobo.game', {json.dumps(stored)})")
-    page.reload()
-    driver = Driver(page)
-    driver.wait_ready()
-    return driver
-
-
 def play(state: KoboState, *actions: str) -> KoboState:
     for text in actions:
         state.apply(Action.parse(text))
@@ -106,7 +93,7 @@ def test_tie_choice_picks_an_attacker_of_the_opponent(page: Any, scripted: Any) 
     while state.pending is not None and state.pending.prompt == "chain":
         play(state, "pass")
     assert state.pending is not None and (state.pending.seat, state.pending.prompt) == (0, "tie")
-    driver = open_position(page, url, load, state)
+    driver, _ = open_position(page, load, state, url=url)
     _, options = driver.check_offer()
     assert options == ["slot 1", "slot 2"]
     assert glowing(page) == {"slot 1": "battle:1:1", "slot 2": "battle:1:2"}
@@ -128,7 +115,7 @@ def test_pass_penalty_excludes_from_the_hand_then_traps(page: Any, scripted: Any
         ),
         Side(battle=["ashigaru-recruit"], tactics_deck=PAD),
     )
-    driver = open_position(page, url, load, state)
+    driver, _ = open_position(page, load, state, url=url)
     _, options = driver.check_offer()
     assert options == ["attack 1", "pass"]
     driver.click("pass")
@@ -164,7 +151,7 @@ def test_reinforcement_call_nomination_by_clicking(page: Any, scripted: Any) -> 
     url, load = scripted
     state = fixed_order_match((CALLER, PLAIN), (TACTICS, TACTICS), first_player=0)
     play(state, "pick spear-ashigaru", "slot 1", "pick reinforcement-call")
-    driver = open_position(page, url, load, state)
+    driver, _ = open_position(page, load, state, url=url)
     now, options = driver.check_offer()
     assert now["prompt"] == "deploy" and options == ["use", "discard"]
     assert "援軍指名" in page.inner_text("#ops-text")
@@ -197,7 +184,7 @@ def test_blind_pick_of_the_opponents_nomination(page: Any, scripted: Any) -> Non
     play(state, "pick spear-ashigaru", "slot 1", "pick reinforcement-call", "use")
     play(state, "name great-tengu", "name oni-warlord", "name warrior-monk")
     assert state.pending is not None and state.pending.prompt == "blind"
-    driver = open_position(page, url, load, state)
+    driver, _ = open_position(page, load, state, url=url)
     _, options = driver.check_offer()
     assert options == ["pick 1", "pick 2", "pick 3"]
     assert glowing(page) == {f"pick {n}": f"reveal:1:{n}" for n in (1, 2, 3)}
