@@ -194,25 +194,25 @@ def test_a_build_that_cannot_act_is_usable_with_a_warning(browser: Any, server: 
     place(page, "aside", "c8", "s7", "c7")
     place(page, "hand", "sq", "cq", "sj", "cj", "s10")
     status(page, "ok")
-    page.wait_for_selector("#db-status .twd-warn-count")
+    page.wait_for_selector("#db-status.has-warnings")
     assert page.inner_text("#db-status .db-state") == "使用可能（注意 1件）"
-    assert "基本パワー03以下のユニット" in page.inner_text("#db-problems .twd-warning")
+    assert "基本パワー03以下のユニット" in page.inner_text("#db-problems .db-warning")
     place(page, "hand", "c10")
     page.wait_for_function(
-        "() => document.querySelector('#db-problems .twd-warning')?.textContent.includes('♣10')"
+        "() => document.querySelector('#db-problems .db-warning')?.textContent.includes('♣10')"
     )
     page.click('#decks [data-lang="en"]')
     page.wait_for_function(
         "() => document.querySelector('#db-status .db-state').textContent === 'Valid (1 warning)'"
     )
-    assert "no unit of base 03 or less" in page.inner_text("#db-problems .twd-warning")
+    assert "no unit of base 03 or less" in page.inner_text("#db-problems .db-warning")
     place(page, "deck", "c10")
     place(page, "hand", "sa")  # an ace can be charge-driven: the warning goes
     status(page, "ok")
-    page.wait_for_function("() => !document.querySelector('#db-problems .twd-warning')")
+    page.wait_for_function("() => !document.querySelector('#db-problems .db-warning')")
     page.wait_for_timeout(300)
     assert page.inner_text("#db-status .db-state") == "Valid"
-    assert page.locator(".twd-warning, .twd-warn-count").count() == 0
+    assert page.locator(".db-warning, #db-status.has-warnings").count() == 0
     ctx.close()
     assert not errors, errors
 
@@ -226,8 +226,14 @@ def test_the_build_on_a_phone(browser: Any, store_server: str) -> None:
     for slug in ASIDE:
         page.tap(f'.twd-card[data-slug="{slug}"] .twd-to[data-to="aside"]')
     status(page, "ok")  # usable, but an empty hand cannot act (dead_builds.py): a warning
-    page.wait_for_selector("#db-status .twd-warn-count")
+    page.wait_for_selector("#db-status.has-warnings")
     assert page.inner_text("#db-status .db-state") == "Valid (1 warning)"
+    # Saved, the build keeps its warning in the list of saved builds too.
+    page.fill("#db-name", "No starter")
+    page.tap("#db-save")
+    badge = '#db-saved-list .db-saved-row:has(.db-saved-name:text-is("No starter")) .db-badge'
+    page.wait_for_selector(f"{badge}.ok.warn")
+    assert page.inner_text(badge) == "Valid (1 warning)"
     page.check("#twd-jokers")  # the joker joins the pool (in the deck): one card too many
     assert page.locator(".twd-card").count() == 27
     assert status(page, "bad") == "2 problems"

@@ -5,8 +5,8 @@
 //
 // It never judges a build: the problems come from the server's check (the config's own build
 // rule, games/twgp/build_rules.py), and so do the warnings about a legal build that cannot act
-// (games/twgp/dead_builds.py, shown with the status). The limits below only label the counts. A build is kept in
-// ♠♣; the server plays it in ♥♦ for seat 1.
+// (games/twgp/dead_builds.py; the shell's builder shows them). The limits below only label the
+// counts. A build is kept in ♠♣; the server plays it in ♥♦ for seat 1.
 
 import { cat, ensureCatalog } from './twgp-base.js';
 import { tx } from './twgp-strings.js';
@@ -220,68 +220,6 @@ function renderDeck(box, ctx) {
         : h('p', { class: 'muted', text: tx('bd_empty') }));
   });
   put(box, h('div', { class: 'twd-sections' }, sections));
-  box.twdDeck = ctx.deck;
-  showWarnings(ctx.deck);
-}
-
-/* ---------------------------------------------------------------- warnings */
-
-// The server's check answers `warnings` besides `problems`: a build the rules allow that
-// cannot act (games/twgp/dead_builds.py, e.g. a hand of J, Q, K and 4-10 only). The frame
-// shows only the problems, so once it says the build is usable this hook asks the same check
-// for the warnings of the build it draws, and adds them to the frame's status
-// (使用可能（注意 1件）) and problems list. The build stays usable: warnings never block it.
-const WARN = { key: '', list: [], asking: '' };
-
-function warnKey(deck) {
-  const lists = LISTED.map((part) => deck[part] || []);
-  return JSON.stringify([!!deck.jokers, ...lists, S.settings.lang]);
-}
-
-function warnCount(n) {
-  return S.settings.lang === 'ja' ? `（注意 ${n}件）` : ` (${n} warning${n === 1 ? '' : 's'})`;
-}
-
-/** Show the warnings of `deck` if the frame's status says usable (and they are known). */
-function showWarnings(deck) {
-  const status = $('#db-status');
-  const list = $('#db-problems');
-  if (!status || !list) return;
-  for (const el of document.querySelectorAll('.twd-warning, .twd-warn-count')) el.remove();
-  status.classList.remove('has-warnings');
-  const key = warnKey(deck);
-  if (!status.classList.contains('ok')) return;
-  if (WARN.key !== key) {
-    askWarnings(deck, key);
-    return;
-  }
-  if (!WARN.list.length) return;
-  const state = $('.db-state', status);
-  if (state) state.append(h('span', { class: 'twd-warn-count', text: warnCount(WARN.list.length) }));
-  status.classList.add('has-warnings');
-  list.append(...WARN.list.map((w) => h('li', { class: 'db-problem twd-warning', dataset: { code: w.code || '' }, text: w.text })));
-}
-
-async function askWarnings(deck, key) {
-  if (WARN.asking === key) return;
-  WARN.asking = key;
-  try {
-    const r = await fetch('/api/decks/twgp/check', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ deck: { jokers: !!deck.jokers, vitals: deck.vitals || [], hand: deck.hand || [], aside: deck.aside || [] }, lang: S.settings.lang }),
-    });
-    const data = r.ok ? await r.json() : null;
-    if (WARN.asking !== key) return;
-    WARN.key = key;
-    WARN.list = (data && Array.isArray(data.warnings)) ? data.warnings : [];
-  } catch {
-    return;
-  } finally {
-    if (WARN.asking === key) WARN.asking = '';
-  }
-  const box = $('#db-deck');
-  if (box && box.twdDeck && warnKey(box.twdDeck) === key) showWarnings(box.twdDeck);
 }
 
 /** TWGP's hook of the deck builder (see shell/registry.js `deckBuilder`). */

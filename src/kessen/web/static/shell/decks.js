@@ -29,6 +29,7 @@ const B = {
   deck: null,
   dirty: false,
   problems: [],
+  warnings: [], // about a deck the rules allow that cannot play (TWGP: a build that cannot act)
   status: 'pending', // pending | ok | bad
   seq: 0,
   timer: null,
@@ -114,6 +115,7 @@ function edit(deck, { id = null, name = '', dirty = false } = {}) {
   B.name = name;
   B.dirty = dirty;
   B.problems = [];
+  B.warnings = [];
   B.status = 'pending';
   B.renaming = null;
   renderEditor();
@@ -146,9 +148,11 @@ async function check() {
     const res = await api('POST', `/api/decks/${B.ruleset}/check`, { deck: current(), lang: lang() });
     if (seq !== B.seq) return;
     B.problems = res.problems || [];
+    B.warnings = res.warnings || [];
   } catch (err) {
     if (seq !== B.seq) return;
     B.problems = (err.problems || [err.message]).map((text) => ({ code: 'error', section: '', slug: '', text }));
+    B.warnings = [];
   }
   B.status = B.problems.length ? 'bad' : 'ok';
   renderEditor();
@@ -225,12 +229,19 @@ export function problemCount(n) {
   return n === 1 ? w('db_problem_one') : w('db_problems', { n });
 }
 
+/** What a check says of a deck: valid, valid with N warnings (still usable), or N problems. */
+function verdict(problems, warnings) {
+  if (problems.length) return problemCount(problems.length);
+  if (!warnings.length) return w('db_valid');
+  return warnings.length === 1 ? w('db_valid_warn_one') : w('db_valid_warn', { n: warnings.length });
+}
+
 function renderStatus() {
   const el = $('#db-status');
   if (!el) return;
-  el.className = `db-status ${B.status}`;
+  el.className = `db-status ${B.status}${B.status === 'ok' && B.warnings.length ? ' has-warnings' : ''}`;
   const size = B.deck ? hook().summary(B.deck) : '';
-  const state = B.status === 'pending' ? w('db_checking') : (B.status === 'ok' ? w('db_valid') : problemCount(B.problems.length));
+  const state = B.status === 'pending' ? w('db_checking') : verdict(B.problems, B.warnings);
   put(el,
     h('span', { class: 'db-state', text: state }),
     h('span', { class: 'db-size', text: size }),
@@ -247,7 +258,10 @@ function renderEditor() {
   const name = $('#db-name');
   if (document.activeElement !== name) name.value = B.name;
   renderStatus();
-  put($('#db-problems'), B.status === 'pending' ? [] : B.problems.map((p) => h('li', { class: 'db-problem', dataset: { code: p.code || '' }, text: p.text })));
+  put($('#db-problems'), B.status === 'pending' ? [] : [
+    ...B.problems.map((p) => h('li', { class: 'db-problem', dataset: { code: p.code || '' }, text: p.text })),
+    ...B.warnings.map((p) => h('li', { class: 'db-problem db-warning', dataset: { code: p.code || '' }, text: p.text })),
+  ]);
   const ctx = {
     deck: B.deck,
     problems: B.status === 'pending' ? [] : B.problems,
@@ -287,6 +301,7 @@ function renderSaved() {
 
 function savedRow(d) {
   const bad = d.problems.length;
+  const warnings = d.warnings || [];
   const row = h('li', { class: `db-saved-row${d.id === B.id ? ' current' : ''}${bad ? ' invalid' : ''}`, dataset: { id: String(d.id) } });
   if (B.renaming === d.id) {
     const input = h('input', { type: 'text', class: 'db-rename-input', value: d.name, maxlength: String(MAX_NAME), 'aria-label': w('db_name') });
@@ -303,7 +318,7 @@ function savedRow(d) {
   }
   put(row,
     h('span', { class: 'db-saved-name', text: d.name }),
-    h('span', { class: `db-badge ${bad ? 'bad' : 'ok'}`, text: bad ? problemCount(bad) : w('db_valid'), title: d.problems.map((p) => p.text).join('\n') }),
+    h('span', { class: `db-badge ${bad ? 'bad' : 'ok'}${!bad && warnings.length ? ' warn' : ''}`, text: verdict(d.problems, warnings), title: [...d.problems, ...warnings].map((p) => p.text).join('\n') }),
     h('span', { class: 'db-saved-size muted', text: hook().summary(d.deck) }),
     h('span', { class: 'db-saved-actions' },
       h('button', { type: 'button', class: 'tool db-open', text: w('db_open'), onclick: (ev) => guarded(ev.currentTarget, () => open(d)) }),
