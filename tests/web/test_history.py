@@ -239,6 +239,12 @@ def test_replay_steps_seeks_plays_and_switches_seats(hpage: Any, history: Histor
     assert page.is_hidden("#btn-undo") and page.is_visible("#rp-play")
     assert page.inner_text("#ops .panel-title") == "再生"
     assert page.is_hidden("#why-panel")
+    # The replay's controls are no decision: never folded under the sheet's handle, even
+    # when the panel is shorter than they are.
+    page.set_viewport_size({"width": 1280, "height": 420})
+    page.wait_for_timeout(100)
+    assert page.is_hidden("#ops-more") and page.locator("#ops .beyond").count() == 0
+    page.set_viewport_size({"width": 1280, "height": 720})
 
     # Step forward and back (buttons and keys).
     page.click("#rp-next")

@@ -9,17 +9,20 @@ import { t } from './i18n.js';
 import { me } from './seats.js';
 import { S } from './state.js';
 
-/** The number of the log's entries shown (null: all of them). */
+/** The number of the log's entries shown (null: all of them), and of which match: a hold
+ *  left by a match (a playback cut short by leaving it) never applies to the next one. */
 let held = null;
+let heldFor = null;
 
 /** Show only the log's first `n` entries (null: all); the log is redrawn at the next render. */
 export function holdLog(n) {
   held = n == null ? null : Math.max(0, n);
+  heldFor = S.view ? S.view.session.id : null;
 }
 
 export function renderLog(v) {
   const log = v.log;
-  const shown = held == null ? log.length : Math.min(held, log.length);
+  const shown = held == null || heldFor !== v.session.id ? log.length : Math.min(held, log.length);
   const boundary = v.history.boundary_log;
   const sig = `${S.settings.lang}|${log.length}|${shown}|${boundary}|${log.length ? log[log.length - 1].text : ''}|${v.session.id}`;
   if (sig === S.logSig) return;

@@ -12,6 +12,7 @@ import { t } from './i18n.js';
 const PHONE = window.matchMedia('(max-width: 599px)');
 // Every button of the panel: a choice, a confirmation, a group's 「すべて表示」 toggle.
 const CHOICES = '#ops-body button';
+const DECISION = ':has(button.act, .confirm)'; // the same test as shell.css's clipping rule
 
 let openedAt = null; // the prompt the sheet was opened on
 let pending = 0;
@@ -45,12 +46,28 @@ function cutChoices() {
 
 function measure() {
   pending = 0;
+  fold();
+  if (sheetOpen()) return; // the sheet lies over the board: the board keeps its height
   const root = document.documentElement;
+  if (PHONE.matches) root.style.setProperty('--ops-h', `${$('#ops').offsetHeight}px`);
+  else root.style.removeProperty('--ops-h');
+}
+
+/** Hide the choices cut by the panel's fold and say how many under the handle. */
+function fold() {
   const more = $('#ops-more');
+  const hideCut = (cut) => { for (const b of $$(CHOICES)) b.classList.toggle('beyond', cut.includes(b)); };
   if (sheetOpen()) {
     more.hidden = false;
     more.textContent = t('sheet_close');
-    for (const b of $$(CHOICES)) b.classList.toggle('beyond', false);
+    hideCut([]);
+    return;
+  }
+  // Only a decision is folded (shell.css clips the panel then); a replay's controls or a
+  // waiting note scroll as they are.
+  if (!$('#ops-body').matches(DECISION)) {
+    more.hidden = true;
+    hideCut([]);
     return;
   }
   // Two passes: the handle, once shown, takes room from the choices above it. A choice cut
@@ -63,12 +80,10 @@ function measure() {
     cut = cutChoices();
     more.textContent = t('more_choices', { n: cut.filter((b) => b.classList.contains('act')).length || cut.length });
   }
-  for (const b of $$(CHOICES)) b.classList.toggle('beyond', cut.includes(b));
+  hideCut(cut);
   // An armed choice (a board place tapped on a touch screen) is never left under the fold.
   const armed = $('#ops-body button.tap-armed');
   if (armed && cut.includes(armed)) setSheet(true);
-  if (PHONE.matches) root.style.setProperty('--ops-h', `${$('#ops').offsetHeight}px`);
-  else root.style.removeProperty('--ops-h');
 }
 
 /** Measure again after the browser has laid out the latest change. */
