@@ -272,9 +272,9 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: Served) -> No
     start_match(page, "vs_com", seed=SEED)
     # The playback's pace is chosen in the settings menu (ふつう unless chosen) and kept.
     page.click("#btn-settings")
-    assert page.is_checked('#kb-pace input[value="normal"]')
-    assert page.inner_text("#kb-pace .menu-title") == "解決の再生速度"
-    page.check('#kb-pace input[value="fast"]')
+    assert page.is_checked('#resolve-pace input[value="normal"]')
+    assert page.inner_text("#resolve-pace .menu-title") == "解決の再生速度"
+    page.check('#resolve-pace input[value="fast"]')
     page.click("#btn-settings")
     kept = page.evaluate("JSON.parse(localStorage.getItem('kobo.settings')).resolvePace")
     assert kept == "fast"

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
+from kessen.engine.glossary import Glossary, no_glossary
 from kessen.engine.players import Player
 
 
@@ -195,7 +196,8 @@ class Ruleset:
     ``rules_document`` gives the players' rules for the ルール / Rules screen and ``credits``
     the attribution its assets need; ``record_config`` lets an old record replay under the card
     data it was made with; ``decks`` serves the deck builder (``None``: no deck lists);
-    ``fixed_deal`` names the config switches that take the deal out of chance's hands.
+    ``fixed_deal`` names the config switches that take the deal out of chance's hands;
+    ``glossary`` gives its jargon with short explanations (:mod:`kessen.engine.glossary`).
     """
 
     name: str
@@ -214,6 +216,7 @@ class Ruleset:
     record_config: RecordConfig = keep_config
     decks: DeckFormat | None = None
     fixed_deal: FixedDeal = nothing_fixed
+    glossary: Glossary = no_glossary
 
 
 _RULESETS: dict[str, Ruleset] = {}

@@ -81,7 +81,8 @@ def credits_page(rulesets: Sequence[str]) -> Json:
 
 
 def content_router(rulesets: Sequence[str]) -> APIRouter:
-    """``GET /api/rules/{ruleset}`` and ``GET /api/credits`` for the offered ``rulesets``."""
+    """``GET /api/rules/{ruleset}``, ``GET /api/glossary/{ruleset}`` and ``GET /api/credits``
+    for the offered ``rulesets``."""
     router = APIRouter()
     offered = tuple(rulesets)
 
@@ -95,6 +96,12 @@ def content_router(rulesets: Sequence[str]) -> APIRouter:
             raise HTTPException(404, "this ruleset has no rules document") from None
         assert isinstance(page, dict)
         return page
+
+    @router.get("/api/glossary/{ruleset}")
+    async def glossary(ruleset: str, lang: Literal["ja", "en"] = "ja") -> dict[str, Any]:
+        if ruleset not in offered:
+            raise HTTPException(404, "unknown ruleset")
+        return {"ruleset": ruleset, "lang": lang, "terms": registry.get(ruleset).glossary(lang)}
 
     @router.get("/api/credits")
     async def credits() -> dict[str, Any]:

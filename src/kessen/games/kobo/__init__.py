@@ -8,6 +8,7 @@ from typing import Any
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
+from kessen.engine.glossary import packaged_glossary
 from kessen.engine.players import Player, RandomPlayer
 from kessen.games.kobo.card_versions import record_config
 from kessen.games.kobo.catalog import catalog
@@ -99,6 +100,7 @@ registry.register(
         ),
         secret_action=secret_action,
         rules_document=registry.packaged_rules(__name__),
+        glossary=packaged_glossary(__name__),
         credits=_credits,
         record_config=record_config,
         fixed_deal=fixed_deal,

@@ -13,6 +13,7 @@ from kessen.ai.levels import player_factories
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
+from kessen.engine.glossary import packaged_glossary
 from kessen.engine.players import Player, RandomPlayer
 from kessen.games.maken.cards import DATA_HASH
 from kessen.games.maken.catalog import catalog
@@ -69,6 +70,7 @@ registry.register(
         secret_action=secret_action,
         fixed_deal=fixed_deal,
         rules_document=registry.packaged_rules(__name__),
+        glossary=packaged_glossary(__name__),
     )
 )
 

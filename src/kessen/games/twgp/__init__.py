@@ -9,6 +9,7 @@ from kessen.ai.levels import player_factories
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
+from kessen.engine.glossary import packaged_glossary
 from kessen.engine.players import Player, RandomPlayer
 from kessen.games.twgp.build_book import TWGP_BUILDS
 from kessen.games.twgp.cards import DATA_HASH
@@ -81,6 +82,7 @@ registry.register(
         catalog=catalog,
         secret_action=secret_action,
         rules_document=registry.packaged_rules(__name__),
+        glossary=packaged_glossary(__name__),
         decks=TWGP_BUILDS,
         fixed_deal=fixed_deal,
     )

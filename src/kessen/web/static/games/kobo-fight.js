@@ -10,50 +10,22 @@
 import { cardDef, cardName, K } from './kobo-board.js';
 import { t } from './kobo-strings.js';
 import { $, h, put } from '../shell/dom.js';
-import { holdLog } from '../shell/log.js';
+import {
+  afterPlayback, currentFrame, finishPlayback, logShown, markPlayed, paceMs, PB, playedBefore, startPlayback,
+} from '../shell/playback.js';
 import { me, seatName } from '../shell/seats.js';
-import { S, saveSettings, scheduleRender } from '../shell/state.js';
+import { S } from '../shell/state.js';
 
-/** Milliseconds per playback step for each pace of the settings menu. */
-export const PACES = { off: 0, fast: 450, normal: 900, slow: 1500 };
+export { afterPlayback, currentFrame, logShown };
+
+/** The running playback, as this module's callers knew it (`P.run`: the shell's). */
+export const P = { get run() { return PB.run; } };
+
+/** End the playback now (skip). */
+export const finish = finishPlayback;
 
 /** The modes whose closed chains play back (not COM vs COM: see maybePlay). */
 const PLAYED_MODES = ['vs_com', 'vs_human'];
-
-/** The playback state: the last record seen per session, and the running playback (or null). */
-export const P = { played: new Map(), run: null };
-
-export function paceMs() {
-  const p = S.settings.resolvePace || 'normal';
-  return PACES[p] ?? PACES.normal;
-}
-
-/* ---------------------------------------------------------------- settings menu */
-
-/** Add the pace choice to the settings menu (once, at boot); its labels follow the language. */
-export function initPaceSetting() {
-  const menu = $('#settings-menu');
-  if (!menu || $('#kb-pace', menu)) return;
-  const group = h('div', { class: 'menu-group', id: 'kb-pace' },
-    h('div', { class: 'menu-title', id: 'kb-pace-title' }),
-    Object.keys(PACES).map((p) => h('label', null,
-      h('input', {
-        type: 'radio', name: 'kb-pace', value: p,
-        onchange: () => { S.settings.resolvePace = p; saveSettings(); labelPaceSetting(); },
-      }),
-      h('span', { dataset: { pace: p } }))));
-  menu.append(group);
-  labelPaceSetting();
-}
-
-export function labelPaceSetting() {
-  const title = $('#kb-pace-title');
-  if (!title) return;
-  title.textContent = t('pace_title');
-  for (const span of document.querySelectorAll('#kb-pace [data-pace]')) span.textContent = t(`pace_${span.dataset.pace}`);
-  const now = S.settings.resolvePace || 'normal';
-  for (const r of document.querySelectorAll('#kb-pace input')) r.checked = r.value === now;
-}
 
 /* ---------------------------------------------------------------- the open exchange */
 
@@ -254,12 +226,12 @@ function buildFrames(res, pre, log) {
   // the banner states.
   const result = res.result && res.result.attack != null ? { attack: res.result.attack, defence: res.result.defence } : null;
   const touched = players ? applyEffects(players, res.after || [], state) : [];
-  let banner;
-  if (res.game_end) banner = { cls: 'game-end', text: t('fx_game_end'), sub: gameEndText(res.game_end) };
-  else if (res.result) banner = { cls: `outcome-${res.result.outcome}`, text: res.result.score_text, sub: res.result.text };
-  else banner = { cls: 'outcome-none', text: t('fx_done'), sub: '' };
+  let kbBanner;
+  if (res.game_end) kbBanner = { cls: 'game-end', text: t('fx_game_end'), sub: gameEndText(res.game_end) };
+  else if (res.result) kbBanner = { cls: `outcome-${res.result.outcome}`, text: res.result.score_text, sub: res.result.text };
+  else kbBanner = { cls: 'outcome-none', text: t('fx_done'), sub: '' };
   snap({
-    step: 'result', chain: [], resolved: links, banner, touched,
+    step: 'result', chain: [], resolved: links, kbBanner, touched,
     texts: (res.after || []).map(effectText), logUntil: cuts.result,
   });
   const last = frames[frames.length - 1];
@@ -297,76 +269,17 @@ export function maybePlay(prev, view) {
   const sid = view.session.id;
   if (!res || S.replay || !view.history.live || !PLAYED_MODES.includes(view.session.mode)) return false;
   const key = recordKey(res);
-  if (P.played.get(sid) === key) return false;
-  P.played.set(sid, key);
+  if (playedBefore(sid, key)) return false;
   const fresh = prev && prev.session.id === sid;
-  if (!fresh || !(res.links.length || res.game_end) || paceMs() <= 0) return false;
-  finish();
-  const frames = buildFrames(res, preOf(prev, view, res), view.log);
-  P.run = { key, frames, index: 0, timer: null, onEnd: [], gameEnd: !!res.game_end };
-  S.opsSig = '';
-  tick();
-  return true;
-}
-
-function tick() {
-  const run = P.run;
-  if (!run) return;
-  const last = run.index >= run.frames.length - 1;
-  const wait = paceMs() * (last ? (run.gameEnd ? 2 : 1.4) : 1);
-  run.timer = setTimeout(() => {
-    if (P.run !== run) return;
-    if (!last) {
-      run.index += 1;
-      scheduleRender();
-      tick();
-      return;
-    }
-    const ends = run.onEnd.splice(0);
-    for (const fn of ends) fn();
-    holdWhileOverlay(run);
-  }, wait);
-  scheduleRender();
-}
-
-/** After a game's end, the final board stays under the dialog until it is closed. */
-function holdWhileOverlay(run) {
-  if (P.run !== run) return;
-  if (S.overlay && run.gameEnd) {
-    run.timer = setTimeout(() => holdWhileOverlay(run), 250);
-    return;
+  if (!fresh || !(res.links.length || res.game_end) || paceMs() <= 0) {
+    markPlayed(sid, key);
+    return false;
   }
-  finish();
-}
-
-/** End the playback now (skip): the view's own board is drawn again. */
-export function finish() {
-  const run = P.run;
-  if (!run) return;
-  clearTimeout(run.timer);
-  P.run = null;
-  holdLog(null);
-  for (const fn of run.onEnd.splice(0)) fn();
-  K.prevKeys.clear();
-  S.opsSig = '';
-  scheduleRender();
-}
-
-/** Run `fn` after the playback (at once when none runs). */
-export function afterPlayback(fn) {
-  if (P.run) P.run.onEnd.push(fn);
-  else fn();
-}
-
-/** How many of the view's log entries the frame on screen reveals (null: all, no playback). */
-export function logShown() {
-  const f = currentFrame();
-  return f && f.logUntil != null ? f.logUntil : null;
-}
-
-/** The frame on screen, or null. */
-export function currentFrame() {
-  return P.run ? P.run.frames[P.run.index] : null;
+  const frames = buildFrames(res, preOf(prev, view, res), view.log);
+  const started = startPlayback({ sid, key, frames, gameEnd: !!res.game_end });
+  // The board after the playback is not "new" against the last frame: nothing enters.
+  if (started) afterPlayback(() => K.prevKeys.clear());
+  return started;
 }
 
 function frameStrip(run) {
@@ -391,8 +304,8 @@ function frameStrip(run) {
     h('span', { class: 'kb-side def' }, h('span', { class: 'kb-side-label', text: t('defending_side') }), h('b', { class: 'kb-num', text: sc.defence }))) : null,
   h('div', { class: 'kb-step' }, head,
     h('ul', { class: 'kb-fx' }, f.texts.map((x) => h('li', { text: x })))),
-  f.banner ? h('div', { class: `kb-banner ${f.banner.cls}`, id: 'kb-result-banner' },
-    h('strong', { text: f.banner.text }), f.banner.sub ? h('span', { text: f.banner.sub }) : null) : null,
+  f.kbBanner ? h('div', { class: `kb-banner ${f.kbBanner.cls}`, id: 'kb-result-banner' },
+    h('strong', { text: f.kbBanner.text }), f.kbBanner.sub ? h('span', { text: f.kbBanner.sub }) : null) : null,
   h('button', { type: 'button', class: 'link kb-skip', text: t('fx_skip'), onclick: finish }));
 }
 

@@ -10,7 +10,7 @@ import {
   cardDef, cat, catalogs, drawLane, K, renderCenter, renderKoboLane, renderPiles, renderResults, renderSide, renderTopbar,
 } from './kobo-board.js';
 import {
-  afterPlayback, currentFrame, finish, initPaceSetting, labelPaceSetting, logShown, markTouched, maybePlay, P, renderFight,
+  afterPlayback, currentFrame, finish, markTouched, maybePlay, P, renderFight,
 } from './kobo-fight.js';
 import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver, starterDeck } from './kobo-info.js';
 import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, setHover } from './kobo-ops.js';
@@ -19,7 +19,6 @@ import { t } from './kobo-strings.js';
 import { onSurpriseClick, renderSurpriseOption, withSurprise } from './kobo-surprise.js';
 import { $, $$, h, put, revealIn } from '../shell/dom.js';
 import { showInfo } from '../shell/info.js';
-import { holdLog } from '../shell/log.js';
 import { me } from '../shell/seats.js';
 import { fetchJson, S, scheduleRender } from '../shell/state.js';
 
@@ -34,8 +33,6 @@ async function ensureCatalog(lang) {
 function render(v) {
   const frame = S.replay ? null : currentFrame();
   const shown = frame && frame.shown ? frame.shown : v;
-  // The log reveals no more than the frame on screen has reached (shell/log.js draws it next).
-  holdLog(frame ? logShown() : null);
   const bottom = me();
   const top = 1 - bottom;
   const keys = new Map();
@@ -149,7 +146,7 @@ function startConfig() {
   return { decks: [deckRef($('#deck-0').value), deckRef($('#deck-1').value)] };
 }
 
-/** Once at boot: the deck list buttons, the deck pickers, the pace setting, the hover over
+/** Once at boot: the deck list buttons, the deck pickers, the hover over
  *  glowing places, and reading a card without acting (hover, or a long press on touch). */
 function init() {
   for (const b of $$('[data-show-deck]')) b.addEventListener('click', () => showDeckPreview(Number(b.dataset.showDeck)));
@@ -158,7 +155,6 @@ function init() {
       renderStartOptions($('#kobo-options'), { mode: $('#start-form').mode.value, meta: S.meta.rulesets.kobo });
     }
   });
-  initPaceSetting();
   const table = $('#table');
   table.addEventListener('mouseover', (ev) => {
     if (!S.view || rulesetOfView() !== 'kobo') return;
@@ -279,7 +275,7 @@ export const game = {
   onBoardClick: onSurpriseClick,
   tapToInspect,
   onEscape,
-  reset: () => { K.prevKeys.clear(); labelPaceSetting(); },
+  reset: () => { K.prevKeys.clear(); },
   replayTurnLabel,
   continueConfig,
   deckBuilder,

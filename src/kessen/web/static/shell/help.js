@@ -4,6 +4,7 @@
 // Opened from the start screen, or from the board's top bar at the game's screen guide.
 
 import { $, $$, h, put } from './dom.js';
+import { ensureGlossary, glossarySection } from './glossary.js';
 import { t } from './i18n.js';
 import { gameOf, offered, screenGuide } from './registry.js';
 import { showScreen } from './session.js';
@@ -89,18 +90,20 @@ export async function renderHelp() {
   put($('#help-toc-list'));
   const url = H.kind === 'credits' ? '/api/credits' : `/api/rules/${encodeURIComponent(H.ruleset)}?lang=${S.settings.lang}`;
   let data = H.cache.get(url);
+  let terms = [];
   try {
     if (!data) {
       data = await fetchJson(url);
       H.cache.set(url, data);
     }
+    if (H.kind === 'rules') terms = await ensureGlossary(H.ruleset, S.settings.lang).catch(() => []);
   } catch (err) {
     if (serial === H.serial) put(doc, h('p', { class: 'warn', text: `${t('help_error')}: ${err.message || err}` }));
     return;
   }
   if (serial !== H.serial) return;
   if (H.kind === 'credits') drawCredits(doc, data);
-  else drawRules(doc, data);
+  else drawRules(doc, data, terms);
   document.body.dataset.helpReady = '1';
   goTo(H.anchor);
   H.anchor = '';
@@ -148,13 +151,18 @@ function rulesNodes(html) {
   return Array.from(parsed.body.childNodes, (n) => document.importNode(n, true));
 }
 
-function drawRules(doc, data) {
+function drawRules(doc, data, terms) {
   const keys = h('section', { class: 'help-keys', 'aria-labelledby': 'keys' },
     h('h2', { id: 'keys', text: t('help_keys') }),
     h('dl', { class: 'keys-list' }, KEYS.map(([k, text]) => [h('dt', {}, h('kbd', { text: k })), h('dd', { text: t(text) })])),
     h('p', { class: 'muted', text: t('keys_replay') }));
-  put(doc, h('div', { class: 'rules-doc', lang: data.lang }, rulesNodes(data.html)), keys);
-  const toc = [...data.toc.filter((e) => e.level > 1), { id: 'keys', level: 2, title: t('help_keys') }];
+  const glossary = glossarySection(terms);
+  put(doc, h('div', { class: 'rules-doc', lang: data.lang }, rulesNodes(data.html)), glossary, keys);
+  const toc = [
+    ...data.toc.filter((e) => e.level > 1),
+    ...(glossary ? [{ id: 'glossary', level: 2, title: t('gl_title') }] : []),
+    { id: 'keys', level: 2, title: t('help_keys') },
+  ];
   put($('#help-toc-list'), toc.map((e) => h('li', { class: `toc-l${e.level}` },
     h('button', { type: 'button', class: 'link', dataset: { target: e.id }, text: e.title, onclick: () => goTo(e.id) }))));
 }

@@ -71,6 +71,9 @@ export const I18N = {
     db_saved_ok: '「{name}」を保存しました。', db_renamed: '名前を「{name}」に変更しました。', db_copied: '「{name}」を作りました。',
     db_deleted: '「{name}」を削除しました。', db_opened: '「{name}」を開きました。', db_imported: '「{name}」を読み込みました（まだ保存していません）。',
     db_exported: '{file} を書き出しました。',
+    rpace_title: '解決の再生速度', rpace_off: 'なし（すぐ表示）', rpace_fast: '速い', rpace_normal: 'ふつう', rpace_slow: 'ゆっくり',
+    banner_close: '結果を閉じる', pv_title: 'この選択の見通し', pv_tap_again: 'もう一度タップで決定', pv_none: '',
+    gl_title: '用語集', gl_intro: 'ゲームに出てくる言葉の意味です。画面では点線の下線の付いた言葉にカーソルを合わせる（タップする）と説明が出ます。',
   },
   en: {
     tagline: 'A two-player card battle of traps and tactics. The first to win two games wins the match.',
@@ -152,6 +155,9 @@ export const I18N = {
     db_saved_ok: 'Saved “{name}”.', db_renamed: 'Renamed to “{name}”.', db_copied: 'Made “{name}”.',
     db_deleted: 'Deleted “{name}”.', db_opened: 'Opened “{name}”.', db_imported: 'Imported “{name}” (not saved yet).',
     db_exported: 'Exported {file}.',
+    rpace_title: 'Resolution playback', rpace_off: 'Off (instant)', rpace_fast: 'Fast', rpace_normal: 'Normal', rpace_slow: 'Slow',
+    banner_close: 'Close the result', pv_title: 'What this choice does', pv_tap_again: 'Tap again to choose', pv_none: '',
+    gl_title: 'Glossary', gl_intro: "The words of the game. On the board, hover over (or tap) a word with a dotted underline to read its meaning.",
   },
 };
 

@@ -8,12 +8,15 @@ import { bindDecks, renderDecksScreen } from './decks.js';
 import { $, $$ } from './dom.js';
 import { bindDrawers } from './drawers.js';
 import { joinFromLink, renderFriend } from './friend.js';
+import { bindGlossary, decorateTerms } from './glossary.js';
 import { bindHelp, renderHelp } from './help.js';
 import { bindHistory, renderHistoryScreen, routeFromHash } from './history.js';
 import { hasText, LANGS, t } from './i18n.js';
 import { renderInfo, showInfo } from './info.js';
 import { bindKeys, decorateKeys } from './keys.js';
-import { renderLog } from './log.js';
+import { holdLog, renderLog } from './log.js';
+import { finishPlayback, initPaceSetting, labelPaceSetting, logShown, PB, renderBanner } from './playback.js';
+import { bindPreview, renderPreview } from './preview.js';
 import { bindSheet } from './sheet.js';
 import { closeOverlay, toast } from './overlay.js';
 import { gameOfView, GAMES, offered, resetGames } from './registry.js';
@@ -36,6 +39,7 @@ async function setLang(lang) {
   applyStaticTexts();
   await Promise.all(GAMES.map((g) => g.ensureCatalog(lang).catch(() => null)));
   resetGames();
+  labelPaceSetting();
   applyRuleset();
   if (S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: 'lang', lang });
   renderStart();
@@ -81,6 +85,8 @@ function onState(view) {
   } else if (S.awaiting != null && prev && prev.history.step !== view.history.step) {
     S.awaiting = null;
   }
+  // An undo (the step goes back) or another session ends a playback at once.
+  if (PB.run && (!prev || prev.session.id !== view.session.id || view.history.step < prev.history.step)) finishPlayback();
   detectEnds(prev, view);
   showScreen('game');
   scheduleRender();
@@ -89,10 +95,6 @@ function onState(view) {
 function detectEnds(prev, view) {
   gameOfView(view).detectEnd(prev, view);
 }
-
-
-
-
 
 
 /* ================================================================== rendering */
@@ -104,7 +106,11 @@ function render() {
   applyRuleset();
   renderTools(v);
   gameOfView(v).render(v);
+  // The log reveals no more than a playback's frame on screen has reached.
+  holdLog(S.replay ? null : logShown());
   renderLog(v);
+  renderBanner(v);
+  renderPreview(v);
   renderWhy(v);
   renderFriend(v);
   if (S.replay) renderReplayOps();
@@ -117,6 +123,7 @@ function finishRender(v, started) {
   document.body.dataset.promptId = v.pending ? String(v.pending.prompt_id) : 'none';
   document.body.dataset.myTurn = isMyPrompt(v) && online() ? '1' : '0';
   decorateKeys();
+  decorateTerms();
   document.body.dataset.rendered = String(S.stateSeq || 0);
   S.renderMs = performance.now() - started;
   S.renders = (S.renders || 0) + 1;
@@ -269,6 +276,9 @@ function bindEvents() {
   bindKeys();
   bindDrawers();
   bindSheet();
+  bindPreview();
+  bindGlossary();
+  initPaceSetting();
   document.addEventListener('keydown', (ev) => {
     if (document.body.dataset.screen === 'help') return; // shell/keys.js closes it
     if (S.replay && !ev.ctrlKey && !ev.metaKey && !ev.altKey && $('#settings-menu').hidden && onReplayKey(ev)) return;
