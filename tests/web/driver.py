@@ -277,6 +277,9 @@ _SHOWN_POINT = """sel => {
 }"""
 
 
+_ARMED = "sel => { const b = document.querySelector(sel); return !!(b && b.dataset.armed); }"
+
+
 def press(page: Page, selector: str, touch: bool, corner: bool = False) -> None:
     """Tap (touch screens) or click the element. With ``corner`` (a board place, where fanned
     cards overlap and panels may cover), it is scrolled into view and pressed where it shows
@@ -285,6 +288,10 @@ def press(page: Page, selector: str, touch: bool, corner: bool = False) -> None:
         target = page.locator(selector).first
         if touch:
             target.tap()
+            # An option with a preview shows it at the first tap and acts at the second.
+            if page.evaluate(_ARMED, selector):
+                assert page.locator("#option-preview").is_visible(), "armed without a preview"
+                target.tap()
         else:
             target.click()
         return

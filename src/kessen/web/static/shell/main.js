@@ -15,7 +15,9 @@ import { hasText, LANGS, t } from './i18n.js';
 import { renderInfo, showInfo } from './info.js';
 import { bindKeys, decorateKeys } from './keys.js';
 import { holdLog, renderLog } from './log.js';
-import { finishPlayback, initPaceSetting, labelPaceSetting, logShown, PB, renderBanner } from './playback.js';
+import {
+  finishPlayback, frameIndex, initPaceSetting, labelPaceSetting, logShown, PB, renderBanner,
+} from './playback.js';
 import { bindPreview, renderPreview } from './preview.js';
 import { bindSheet } from './sheet.js';
 import { closeOverlay, toast } from './overlay.js';
@@ -124,6 +126,8 @@ function finishRender(v, started) {
   document.body.dataset.myTurn = isMyPrompt(v) && online() ? '1' : '0';
   decorateKeys();
   decorateTerms();
+  const frame = frameIndex();
+  document.body.dataset.playback = frame ? `${frame.index + 1}/${frame.count}` : '';
   document.body.dataset.rendered = String(S.stateSeq || 0);
   S.renderMs = performance.now() - started;
   S.renders = (S.renders || 0) + 1;

@@ -59,7 +59,7 @@ export function bindPreview() {
   });
   // A tap on an option with a preview: the first shows it, the second chooses.
   document.addEventListener('click', (ev) => {
-    if (PV.pointer !== 'touch') return;
+    if (PV.pointer !== 'touch' || ev.detail === 0) return; // a key's click acts at once
     const hit = actionOf(ev.target);
     const v = S.view;
     if (!hit || !previewOf(v, hit.action)) return;
