@@ -69,3 +69,20 @@ def test_sim_jsonl_journal_without_store_and_bad_input(tmp_path: Path) -> None:
         result = runner.invoke(app, [*ARGS, "--no-store", "--report", str(tmp_path / "x"), *bad])
         assert result.exit_code == 2, (bad, result.output)
         assert message in result.output
+
+
+@pytest.mark.parametrize(("ruleset", "starters"), [("kobo", 4), ("maken", 4)])
+def test_sim_defaults_to_the_rulesets_own_starter_decks(
+    tmp_path: Path, ruleset: str, starters: int
+) -> None:
+    """`kessen sim --ruleset maken --players heuristic --mirror` as a newcomer types it: the
+    default decks are the ruleset's own (Maken's characters, not Kōbō's fortress)."""
+    out = tmp_path / "report"
+    args = ["sim", "--ruleset", ruleset, "--players", "random", "--mirror", "-n", "1"]
+    result = CliRunner().invoke(
+        app, [*args, "--workers", "1", "--no-store", "--report", str(out), "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    decks = {entrant.split("/")[0] for entrant in report["entrants"]}
+    assert len(decks) == starters, decks

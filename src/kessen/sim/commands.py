@@ -397,13 +397,12 @@ def _decks(spec: str, ruleset: str) -> list[str | Json]:
     return out
 
 
-def _default_decks() -> str:
-    try:
-        from kessen.games.kobo.decks import starter_decks
+def _default_decks(ruleset: str) -> str:
+    """Every starter deck of ``ruleset`` (its catalogue's decks: Kōbō's four, Maken's four
+    characters), comma-separated."""
+    from kessen.engine import registry
 
-        return ",".join(sorted(starter_decks()))
-    except Exception:  # pragma: no cover - the shipped decks always load
-        return ""
+    return ",".join(registry.get(ruleset).catalog("en").get("decks") or {})
 
 
 def sim_command(
@@ -493,7 +492,7 @@ def sim_command(
     try:
         with_decks = uses_decks(ruleset)
         if with_decks:
-            chosen_decks = _decks(decks if decks is not None else _default_decks(), ruleset)
+            chosen_decks = _decks(decks if decks is not None else _default_decks(ruleset), ruleset)
         elif decks is not None:
             raise SimError(f"ruleset {ruleset} has no decks: leave out --decks")
         else:
