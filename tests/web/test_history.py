@@ -188,7 +188,8 @@ def test_history_list_filters_and_pages(hpage: Any, history: History) -> None:
     assert ids == sorted(ids, reverse=True)
     first = page.inner_text(f'.mh-row[data-id="{history.won}"]')
     assert "鉄壁の籠城" in first and "あなた" in first and "手" in first
-    assert "進行中" in page.inner_text(f'.mh-row[data-id="{history.open}"]')
+    # Unfinished and played by no session of this server: abandoned, not "in progress".
+    assert "放棄" in page.inner_text(f'.mh-row[data-id="{history.open}"]')
     shot(page, "history_01_list")
 
     # Pages of twenty.
@@ -202,9 +203,12 @@ def test_history_list_filters_and_pages(hpage: Any, history: History) -> None:
     page.select_option("#f-deck", "fortress")
     wait_rows(page, [history.won])
     page.select_option("#f-deck", "")
-    page.select_option("#f-result", "open")
+    page.select_option("#f-state", "abandoned")
     wait_rows(page, [history.open])
-    page.select_option("#f-result", "")
+    page.select_option("#f-state", "finished")
+    page.wait_for_function("() => document.querySelectorAll('#mh-list .mh-row').length === 20")
+    assert history.open not in rows(page)
+    page.select_option("#f-state", "")
     page.select_option("#f-source", "server")
     wait_rows(page, [history.open, history.won])
     page.fill("#f-since", "2024-06-02")  # the day the last two were played
@@ -425,3 +429,45 @@ def test_continue_from_a_step_then_play_with_the_why_panel(hpage: Any, history: 
     assert "対戦に戻る" in page.inner_text("#mh-back")
     page.click("#mh-back")
     wait_view(page, f"v.session.id === '{game_id}'")
+
+
+def test_delete_records_from_the_history_for_good(hpage: Any, history: History) -> None:
+    """Two records selected and deleted (the first press asks, the second deletes): gone from
+    the list and from the store; a match being played cannot be selected, and says why."""
+    page = hpage
+    replay, _ = play(["tempo", "swarm"], 21, steps=12)
+    doomed = [
+        history.store.add_match(
+            NewMatch(
+                replay=replay,
+                players={"0": "human", "1": "heuristic"},
+                source="server",
+                created=T0 + (50 + i) * HOUR,
+            )
+        )
+        for i in range(2)
+    ]
+    page.click("#open-history")
+    page.wait_for_selector(f'#mh-list .mh-row[data-id="{doomed[1]}"]')
+    for match_id in doomed:
+        page.check(f'.mh-row[data-id="{match_id}"] .mh-pick-one')
+    assert page.inner_text("#mh-select .mh-count") == "2件を選択中"
+    page.click("#mh-delete")
+    assert "もう一度押すと 2件を完全に削除" in page.inner_text("#mh-delete")
+    assert history.store.info(doomed[0]).id == doomed[0]  # nothing deleted at the first press
+    page.click("#mh-delete")
+    page.wait_for_selector(f'#mh-list .mh-row[data-id="{doomed[0]}"]', state="detached")
+    assert not set(doomed) & set(rows(page))
+    assert not set(doomed) & {m.id for m in history.store.list_matches()}
+    assert page.is_hidden("#mh-select")
+    # A match being played: its box is disabled and carries the reason.
+    page.click("#mh-back")
+    page.wait_for_selector("#start:not([hidden])")
+    page.click("#start-button")
+    page.wait_for_function("() => !!(window.kobo && window.kobo.view)")
+    page.click("#btn-history")
+    live = max(m.id for m in history.store.list_matches())
+    box = page.locator(f'.mh-row[data-id="{live}"] .mh-pick-one')
+    box.wait_for()
+    assert box.is_disabled() and "削除できません" in (box.get_attribute("data-why") or "")
+    assert "対戦中" in page.inner_text(f'.mh-row[data-id="{live}"]')

@@ -54,6 +54,7 @@ from kessen.server.decks_api import (
     with_saved_decks,
 )
 from kessen.server.friend_api import ClockSpec, friend_router
+from kessen.server.history_api import history_router
 from kessen.server.hub import DEFAULT_PACE, Client, Crowded, Full, Hub, client_address, make_room
 from kessen.server.limits import (
     BURST,
@@ -319,6 +320,7 @@ def create_app(
         return [s.summary() for s in hub.sessions.values()]
 
     app.include_router(matches_router(store, hub))
+    app.include_router(history_router(store, hub, local_only=serves_network))
     app.include_router(friend_router(hub))
     app.include_router(content_router(RULESETS))
     app.include_router(decks_router(store, RULESETS, local_only=serves_network))

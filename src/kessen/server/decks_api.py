@@ -176,12 +176,12 @@ def answer(checked: registry.DeckCheck) -> dict[str, Any]:
     return out
 
 
-def refuse_remote(request: Request, local_only: bool) -> None:
-    """403 for a client of another machine when the server serves the network (``local_only``):
-    the saved decks are its own player's (a friend must not read the host's secret TWGP builds,
-    nor change or delete anyone's decks)."""
+def refuse_remote(request: Request, local_only: bool, message: str = REMOTE_REFUSED) -> None:
+    """403 (saying ``message``) for a client of another machine when the server serves the
+    network (``local_only``): the saved decks are its own player's (a friend must not read the
+    host's secret TWGP builds, nor change or delete anyone's decks), and so are the records."""
     if not may_use_saved(request, local_only):
-        raise HTTPException(403, REMOTE_REFUSED)
+        raise HTTPException(403, message)
 
 
 def may_use_saved(request: Request, local_only: bool) -> bool:

@@ -179,6 +179,15 @@ class Hub:
             "finish one, or try again later"
         )
 
+    def live_match_ids(self) -> set[int]:
+        """The records of the sessions this server holds (a match being played, or one just
+        ended and still on screen): the history's ``live`` state."""
+        return {
+            session.recorder.match_id
+            for session in self.sessions.values()
+            if session.recorder is not None
+        }
+
     def abandon(self, session_id: str, why: str) -> None:
         """End an unfinished session that its players left: its record is finished as
         abandoned (no winner, never resumed), and it leaves memory."""

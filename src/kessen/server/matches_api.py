@@ -38,7 +38,14 @@ from kessen.server.limits import bounded_pace
 from kessen.server.security import same_secret
 from kessen.server.session import SPECTATOR, Session, SessionError
 from kessen.store.html_replay import shown_action
-from kessen.store.records import NO_RESULT, MatchInfo, MatchRecord, MatchStore, StoreError
+from kessen.store.records import (
+    NO_RESULT,
+    STATES,
+    MatchInfo,
+    MatchRecord,
+    MatchStore,
+    StoreError,
+)
 
 TOKEN_HEADER: Final = "X-Kessen-Token"
 """The request header that carries a match's token (the browser's proof it plays the match)."""
@@ -236,6 +243,14 @@ def viewable_seats(
     if seat in (0, 1) and info.players.get(str(seat)) == "human":
         return ["0" if seat == 0 else "1"]
     return []
+
+
+def match_state(info: MatchInfo, live: set[int]) -> str:
+    """A listed match's state (:data:`STATES`): ``live`` while a session of this server plays
+    it, ``abandoned`` when it was left unfinished for good, ``finished`` otherwise."""
+    if info.is_finished:
+        return "abandoned" if info.reason == "abandoned" else "finished"
+    return "live" if info.id in live else "abandoned"
 
 
 def public_info(
@@ -503,6 +518,7 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
         until: Annotated[str | None, Query(max_length=40)] = None,
         source: Annotated[str | None, Query(max_length=40)] = None,
         finished: bool | None = None,
+        state: Annotated[str | None, Query(max_length=20)] = None,
         ruleset: Annotated[str | None, Query(max_length=40)] = None,
         offset: Annotated[int, Query(ge=0, le=MAX_ID)] = 0,
         limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 20,
@@ -513,6 +529,9 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
             raise HTTPException(
                 422, f"result: {result!r} is not a winning seat (0 or 1) or {NO_RESULT!r}"
             )
+        if state and state not in STATES:
+            raise HTTPException(422, f"state: {state!r} is none of {', '.join(STATES)}")
+        live = hub.live_match_ids()
 
         def page() -> list[Json]:
             rows = matches.list_matches(
@@ -522,6 +541,8 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
                 until=_timestamp(until, "until"),
                 source=source or None,
                 finished=finished,
+                state=state or None,
+                live=live,
                 ruleset=ruleset or None,
                 limit=limit + 1,
                 offset=offset,
@@ -533,6 +554,8 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
                 )
                 for info in rows
             ]
+            for data, info in zip(listed, rows, strict=True):
+                data["state"] = match_state(info, live)
             if token:  # the seat this browser played (its tokens), where it played one
                 for data, info in zip(listed, rows, strict=True):
                     seat = token_seat(metas.get(info.id, {}), token)

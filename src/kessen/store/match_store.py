@@ -13,7 +13,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from kessen.store.integrity import Divergence, card_facts, diagnose, events_dige
 from kessen.store.lock import StoreLock
 from kessen.store.model import (
     NO_RESULT,
+    STATES,
     ActionRow,
     MatchInfo,
     MatchRecord,
@@ -435,6 +436,23 @@ class MatchStore:
         with self._tx() as conn:
             conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
 
+    def delete_matches(self, match_ids: Collection[int]) -> list[int]:
+        """Delete every match of ``match_ids`` that exists, in one transaction (all or none);
+        returns the ids deleted, in ascending order."""
+        ids = sorted(set(match_ids))
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        with self._tx() as conn:
+            found = [
+                row[0]
+                for row in conn.execute(
+                    f"SELECT id FROM matches WHERE id IN ({marks}) ORDER BY id", ids
+                )
+            ]
+            conn.execute(f"DELETE FROM matches WHERE id IN ({marks})", ids)
+        return found
+
     # --- reading ------------------------------------------------------------------------
 
     def get(self, match_id: int) -> MatchRecord:
@@ -511,6 +529,8 @@ class MatchStore:
         finished: bool | None = None,
         source: str | None = None,
         player: str | None = None,
+        state: str | None = None,
+        live: Collection[int] = (),
         limit: int | None = None,
         offset: int = 0,
     ) -> list[MatchInfo]:
@@ -519,10 +539,30 @@ class MatchStore:
         ``deck`` (either seat's), ``result`` (the winning seat, or ``"none"`` for a finished
         match without winner), creation time in ``[since, until)``, ``ruleset``, ``finished``,
         ``source`` (``play``, ``sim``, ``server``, ``import``, ``branch``...), ``player`` (a
-        seat's player name).
+        seat's player name), ``state`` (:data:`STATES`: ``live``, an unfinished match whose id
+        is in ``live`` (the matches a server is playing now); ``abandoned``, one finished as
+        abandoned or unfinished and not in ``live``; ``finished``, one that ended otherwise).
         """
         where: list[str] = []
         params: list[Any] = []
+        if state is not None:
+            if state not in STATES:
+                raise StoreError(f"state: {state!r} is none of {', '.join(STATES)}")
+            marks = ",".join("?" * len(live))
+            playing = f"m.id IN ({marks})" if live else "0"
+            if state == "live":
+                where.append(f"m.finished IS NULL AND {playing}")
+                params += list(live)
+            elif state == "abandoned":
+                where.append(
+                    f"((m.finished IS NOT NULL AND m.reason = 'abandoned')"
+                    f" OR (m.finished IS NULL AND NOT {playing}))"
+                )
+                params += list(live)
+            else:
+                where.append(
+                    "m.finished IS NOT NULL AND (m.reason IS NULL OR m.reason != 'abandoned')"
+                )
         if deck is not None:
             where.append("(m.deck0 = ? OR m.deck1 = ?)")
             params += [deck, deck]

@@ -18,6 +18,10 @@ from kessen.store.integrity import recorded_event_digests
 NO_RESULT: Final = "none"
 """The ``result`` filter value for finished matches without a winner."""
 
+STATES: Final = ("live", "abandoned", "finished")
+"""A listed match's states: played now by a server, left unfinished for good (or finished as
+abandoned), ended otherwise."""
+
 
 class StoreError(RuntimeError):
     """A request the store refuses (unknown match, gap in the actions, finished match...)."""
@@ -30,7 +34,8 @@ class StoreFault(StoreError):
 
 
 def deck_labels(config: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    """The two deck names of a config (a starter name, or a deck object's slug or name)."""
+    """The two deck names of a config: a starter's name as given, or a deck object's name as
+    its player named it (a saved deck's ``name_ja``, else its ``name``, else its slug)."""
     decks = config.get("decks")
     out: list[str | None] = [None, None]
     if isinstance(decks, list | tuple):
@@ -38,7 +43,7 @@ def deck_labels(config: Mapping[str, Any]) -> tuple[str | None, str | None]:
             if isinstance(deck, str):
                 out[seat] = deck
             elif isinstance(deck, Mapping):
-                label = deck.get("slug") or deck.get("name")
+                label = deck.get("name_ja") or deck.get("name") or deck.get("slug")
                 out[seat] = str(label) if label is not None else None
     return out[0], out[1]
 

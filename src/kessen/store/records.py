@@ -24,6 +24,7 @@ The parts live in their own modules:
 from kessen.store.match_store import MatchStore
 from kessen.store.model import (
     NO_RESULT,
+    STATES,
     ActionRow,
     MatchInfo,
     MatchRecord,
@@ -36,6 +37,7 @@ from kessen.store.recorder import Recorder
 
 __all__ = [
     "NO_RESULT",
+    "STATES",
     "ActionRow",
     "MatchInfo",
     "MatchRecord",

@@ -4,7 +4,7 @@
 import { disconnect } from './connection.js';
 import { $, $$, h, put } from './dom.js';
 import { hasText, t, texts } from './i18n.js';
-import { closeOverlay } from './overlay.js';
+import { closeOverlay, toast } from './overlay.js';
 import { allDecks, deckName, gameName, gameOf, GAMES, known } from './registry.js';
 import { openReplay, stopReplay } from './replay.js';
 import { levelName } from './seats.js';
@@ -18,8 +18,12 @@ const T = texts({
   en: { you_seat: 'You ({seat})', reason_resign: ' (resigned)', reason_timeout: ' (on time)' },
 });
 
+const NO_FILTERS = { game: '', deck: '', state: '', result: '', source: '', since: '', until: '' };
+
 const L = {
-  filters: { game: '', deck: '', result: '', source: '', since: '', until: '' },
+  filters: { ...NO_FILTERS },
+  picked: new Set(),
+  confirming: false,
   offset: 0,
   page: null,
   error: null,
@@ -82,8 +86,8 @@ export async function loadPage() {
   const q = new URLSearchParams({ offset: String(L.offset), limit: String(PAGE) });
   if (f.game) q.set('ruleset', f.game);
   if (f.deck) q.set('deck', f.deck);
-  if (f.result === 'open') q.set('finished', 'false');
-  else if (f.result) q.set('result', f.result);
+  if (f.state) q.set('state', f.state);
+  if (f.result) q.set('result', f.result);
   if (f.source) q.set('source', f.source);
   if (f.since) q.set('since', f.since);
   if (f.until) q.set('until', untilParam(f.until));
@@ -111,8 +115,10 @@ export function renderHistoryScreen() {
   put($('#f-game'), option('', t('f_all')), games.map((g) => option(g, gameName(g))));
   $('#f-game').value = f.game;
   put($('#f-deck'), option('', t('f_all')), allDecks().map((d) => option(d.slug, d.name)));
+  put($('#f-state'), option('', t('f_all')), ['live', 'abandoned', 'finished'].map((x) => option(x, t(`st_${x}`))));
+  $('#f-state').value = f.state;
   put($('#f-result'), option('', t('f_all')), option('0', t('r_p1')), option('1', t('r_p2')),
-    option('none', t('r_none')), option('open', t('r_open')));
+    option('none', t('r_none')));
   put($('#f-source'), option('', t('f_all')),
     ['server', 'branch', 'sim', 'import', 'play'].map((s) => option(s, t(`src_${s}`))));
   $('#f-deck').value = f.deck;
@@ -160,6 +166,7 @@ function playerName(m, seat) {
 }
 
 export function resultOf(m) {
+  if (m.state === 'abandoned' || m.reason === 'abandoned') return { cls: 'none abandoned', text: t('r_abandoned') };
   if (!m.finished) return { cls: 'open', text: t('r_open') };
   if ((m.winner === 0 || m.winner === 1) && twoPeople(m)) {
     const how = m.reason === 'resign' || m.reason === 'timeout' ? T(`reason_${m.reason}`) : '';
@@ -198,7 +205,14 @@ function renderList() {
   if (!page.matches.length) {
     put(box, h('p', { class: 'mh-note muted', text: t('mh_empty') }));
   } else {
-    const head = h('tr', null, ['#', t('col_when'), t('col_decks'), t('col_players'), t('col_result'), t('col_steps'), t('col_source'), '']
+    const pickable = page.matches.filter((m) => m.state !== 'live');
+    const allPicked = pickable.length > 0 && pickable.every((m) => L.picked.has(m.id));
+    const pickAll = h('input', {
+      type: 'checkbox', class: 'mh-pick-all', 'aria-label': t('mh_pick_page'), title: t('mh_pick_page'),
+      checked: allPicked, disabled: !pickable.length,
+      onchange: (ev) => { for (const m of pickable) { if (ev.target.checked) L.picked.add(m.id); else L.picked.delete(m.id); } L.confirming = false; renderList(); },
+    });
+    const head = h('tr', null, h('th', { class: 'mh-pick' }, pickAll), ['#', t('col_when'), t('col_decks'), t('col_players'), t('col_result'), t('col_steps'), t('col_source'), '']
       .map((text) => h('th', { text })));
     const rows = page.matches.map((m) => {
       const r = resultOf(m);
@@ -207,6 +221,7 @@ function renderList() {
         class: 'mh-row', tabindex: '0', dataset: { id: m.id }, onclick: open,
         onkeydown: (ev) => { if (ev.key === 'Enter') open(); },
       },
+      h('td', { class: 'mh-pick', onclick: (ev) => ev.stopPropagation() }, pickBox(m)),
       h('td', { class: 'mh-id muted', text: m.id }),
       h('td', { class: 'mh-when', text: when(m.created) }),
       h('td', { class: 'mh-decks' }, decksOf(m)),
@@ -218,6 +233,7 @@ function renderList() {
     });
     put(box, h('table', { class: 'mh-table' }, h('thead', null, head), h('tbody', null, rows)));
   }
+  renderSelection();
   const from = page.matches.length ? page.offset + 1 : 0;
   put($('#mh-pager'),
     h('button', { type: 'button', class: 'tool', id: 'mh-prev', text: t('prev_page'), disabled: page.offset === 0,
@@ -227,10 +243,61 @@ function renderList() {
       onclick: () => { L.offset += PAGE; loadPage(); } }));
 }
 
+/** A record's selection box; a match being played cannot be selected (the box says why). */
+function pickBox(m) {
+  const live = m.state === 'live';
+  return h('input', {
+    type: 'checkbox', class: 'mh-pick-one', dataset: { id: m.id, ...(live ? { why: t('mh_live_note') } : {}) },
+    'aria-label': `${t('mh_pick')} #${m.id}`, title: live ? t('mh_live_note') : t('mh_pick'),
+    checked: L.picked.has(m.id), disabled: live,
+    onkeydown: (ev) => ev.stopPropagation(),
+    onchange: (ev) => { if (ev.target.checked) L.picked.add(m.id); else L.picked.delete(m.id); L.confirming = false; renderList(); },
+  });
+}
+
+/** The bar over the list while records are selected: how many, delete (pressed twice), clear. */
+function renderSelection() {
+  const bar = $('#mh-select');
+  if (!bar) return;
+  const n = L.picked.size;
+  bar.hidden = n === 0;
+  if (!n) { put(bar); return; }
+  put(bar,
+    h('span', { class: 'mh-count', text: t('mh_selected', { n }) }),
+    h('button', {
+      type: 'button', id: 'mh-delete', class: `tool danger${L.confirming ? ' confirming' : ''}`,
+      text: L.confirming ? t('mh_delete_confirm', { n }) : t('mh_delete'), onclick: deletePicked,
+    }),
+    h('button', { type: 'button', class: 'link', id: 'mh-unselect', text: t('mh_unselect'), onclick: () => { L.picked.clear(); L.confirming = false; renderList(); } }));
+}
+
+/** Delete the selected records: the first press asks, the second deletes them for good. */
+async function deletePicked() {
+  if (!L.confirming) {
+    L.confirming = true;
+    renderSelection();
+    $('#mh-delete').focus();
+    return;
+  }
+  const ids = [...L.picked];
+  L.confirming = false;
+  try {
+    const answer = await fetchJson('/api/matches/delete', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids }),
+    });
+    L.picked.clear();
+    toast(t('mh_deleted', { n: answer.deleted.length }), '', 'info');
+  } catch (err) {
+    toast(t('mh_delete_err'), String(err.message || err), 'error');
+  }
+  if (L.page && L.offset > 0 && L.page.matches.length <= ids.length) L.offset = Math.max(0, L.offset - PAGE);
+  await loadPage();
+}
+
 export function bindHistory() {
   $('#mh-filters').addEventListener('change', (ev) => {
     const id = ev.target.id;
-    const key = { 'f-game': 'game', 'f-deck': 'deck', 'f-result': 'result', 'f-source': 'source', 'f-since': 'since', 'f-until': 'until' }[id];
+    const key = { 'f-game': 'game', 'f-deck': 'deck', 'f-state': 'state', 'f-result': 'result', 'f-source': 'source', 'f-since': 'since', 'f-until': 'until' }[id];
     if (!key) return;
     L.filters[key] = ev.target.value;
     L.offset = 0;
@@ -238,7 +305,7 @@ export function bindHistory() {
   });
   $('#mh-filters').addEventListener('submit', (ev) => ev.preventDefault());
   $('#f-clear').addEventListener('click', () => {
-    L.filters = { game: '', deck: '', result: '', source: '', since: '', until: '' };
+    L.filters = { ...NO_FILTERS };
     L.offset = 0;
     renderHistoryScreen();
     loadPage();
