@@ -91,7 +91,11 @@ from kessen.server.session import SPECTATOR, Mode, Session
 from kessen.server.share import share_origin
 from kessen.store.records import MatchInfo, MatchStore
 
+DEFAULT_COM: Final = "ismcts-normal"
+"""The COM level the start screen offers first: ふつう (Normal)."""
+
 __all__ = [
+    "DEFAULT_COM",
     "DEFAULT_PACE",
     "PAGE_MAX",
     "REPLAYS_KEPT",
@@ -177,6 +181,7 @@ def create_app(
     evict_after: float = EVICT_AFTER,
     idle_after: float = IDLE_AFTER,
     com_processes: bool = False,
+    default_com: str = DEFAULT_COM,
 ) -> FastAPI:
     """The application; ``pace`` is the default seconds per COM action. With a ``store``,
     every match is recorded as it is played, and unfinished ones come back on start-up.
@@ -186,6 +191,8 @@ def create_app(
     (``kessen play --allow-origin``; :class:`ValueError` for one that is not an origin).
     ``max_sessions``, ``evict_after`` and ``idle_after`` bound the sessions kept in memory.
     ``com_processes`` thinks for COM in worker processes (``kessen play`` does), not threads.
+    ``default_com`` is the COM level the start screen offers first (a ruleset without that
+    level offers its rule-based player).
     """
     allow = AllowList.build(host, port, allow_origins)
     serves_network = host.strip("[]") not in LOOPBACK
@@ -250,6 +257,7 @@ def create_app(
                 continue
             out["rulesets"][name] = {
                 "com_levels": list(rules.players),
+                "default_com": default_com if default_com in rules.players else "heuristic",
                 "default_decks": rules.default_config.get("decks"),
                 "default_config": dict(rules.default_config),
                 "version": rules.version,

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 
 import uvicorn
 
-from kessen.server.app import DEFAULT_PACE, create_app
+from kessen.server.app import DEFAULT_COM, DEFAULT_PACE, create_app
 from kessen.server.security import LOOPBACK, WILDCARDS, Guard
 from kessen.server.share import share_origin
 from kessen.store.records import MatchStore
@@ -111,6 +111,7 @@ def _config(
     host: str,
     store: MatchStore | None = None,
     allow_origins: Sequence[str] = (),
+    default_com: str = DEFAULT_COM,
 ) -> uvicorn.Config:
     return uvicorn.Config(
         create_app(
@@ -120,6 +121,7 @@ def _config(
             port=port,
             allow_origins=allow_origins,
             com_processes=True,
+            default_com=default_com,
         ),
         host=host,
         port=port,
@@ -198,10 +200,12 @@ def running(
     host: str = "127.0.0.1",
     store: MatchStore | None = None,
     allow_origins: Sequence[str] = (),
+    default_com: str = "heuristic",
 ) -> Iterator[str]:
-    """A server in a background thread for tests; yields its base URL."""
+    """A server in a background thread for tests; yields its base URL. Its start screen offers
+    the rule-based COM first (``default_com``: quick games), where ``kessen play`` offers ふつう."""
     port = free_port(0, host)
-    server = uvicorn.Server(_config(port, pace, host, store, allow_origins))
+    server = uvicorn.Server(_config(port, pace, host, store, allow_origins, default_com))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

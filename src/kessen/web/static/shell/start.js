@@ -56,13 +56,17 @@ export function renderStart() {
   $('#seed').closest('label').hidden = mode === 'vs_human'; // the server deals between two people
   const levels = (S.meta.rulesets[game.id] && S.meta.rulesets[game.id].com_levels) || ['heuristic'];
   const comSel = $('#com-level');
-  const curCom = levels.includes(comSel.value) ? comSel.value : (levels.includes('heuristic') ? 'heuristic' : levels[levels.length - 1]);
+  // The server's default (ふつう for `kessen play`), until the player picks another.
+  const preferred = (S.meta.rulesets[game.id] && S.meta.rulesets[game.id].default_com) || 'heuristic';
+  const fallback = levels.includes(preferred) ? preferred : (levels.includes('heuristic') ? 'heuristic' : levels[levels.length - 1]);
+  const curCom = comSel.dataset.picked && levels.includes(comSel.value) ? comSel.value : fallback;
   // The named strengths (やさしい / ふつう / つよい) first, the other players after them.
   const named = ['ismcts-easy', 'ismcts-normal', 'ismcts-strong'].filter((l) => levels.includes(l));
   const rest = levels.filter((l) => !named.includes(l));
   const option = (l) => h('option', { value: l, text: hasText(`com_${l}`) ? t(`com_${l}`) : l });
   put(comSel, named.map(option), rest.length && named.length ? h('optgroup', { label: t('com_other') }, rest.map(option)) : rest.map(option));
   comSel.value = curCom;
+  comSel.onchange = () => { comSel.dataset.picked = '1'; };
   const paceSel = $('#pace');
   paceSel.options[0].textContent = `${t('pace_default')} (${S.meta.pace} s)`;
   game.renderStartOptions($(`#${game.optionsBox}`), startContext(game));
