@@ -302,6 +302,18 @@ def test_a_seat_resigns_and_both_seats_and_the_spectator_see_the_end(
             assert "あなたの勝ち" in host.inner_text("#friend-ended")
             assert "投了しました" in guest.inner_text("#friend-ended")
             assert "P2が投了" in watcher.inner_text("#friend-ended")
+            # Everyone gets the result dialog, in their own words.
+            for page, title, line in (
+                (host, "あなたの勝ち", "相手が投了しました。"),
+                (guest, "あなたの負け", "あなたが投了しました。"),
+                (watcher, "P1の勝ち", "P2が投了しました。"),
+            ):
+                page.wait_for_selector("#overlay:not([hidden]) .match-over")
+                assert page.inner_text("#overlay .modal-title") == title
+                assert page.inner_text("#overlay .modal-line") == line
+                assert page.locator("#overlay-again").count() == 0  # a rematch asks both
+                page.click("#overlay-board")
+            assert guest.is_disabled("#btn-undo")
             shot(watcher, "two_player_09_resigned_spectator")
             # 対戦記録 names the seats: 「あなた」 only for the seat this browser played.
             for page, players, result in (

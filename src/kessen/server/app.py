@@ -446,7 +446,7 @@ async def _handle(hub: Hub, session: Session, client: Client, raw: str) -> bool:
         await client.ws.send_json(error(err.code, str(err)))
         return False
     except RulesError as err:
-        await client.ws.send_json(error("refused", str(err)))
+        await client.ws.send_json(error(getattr(err, "code", "refused"), str(err)))
         return False
     except Exception:  # a defect must not close the connection, nor tell what it saw
         _log.exception("session %s: a message could not be handled", session.id)

@@ -6,7 +6,8 @@ Client → server, one JSON object per message (at most :data:`MAX_MESSAGE` byte
 - ``{"type": "undo"}`` / ``{"type": "redo"}`` / ``{"type": "live"}`` history buttons (between
   two people, ``undo`` asks the opponent, who answers
   ``{"type": "undo_answer", "accept": true}`` or ``false``)
-- ``{"type": "resign"}`` concede the match (two people: the opponent wins, reason ``resign``)
+- ``{"type": "resign"}`` concede the match (the opponent wins, reason ``resign``; refused once it
+  is over with the code ``over``)
 - ``{"type": "lang", "lang": "en"}`` language of names, texts and log
 - ``{"type": "show_all", "on": true}`` spectators of COM vs COM: see every card
 - ``{"type": "ping"}``

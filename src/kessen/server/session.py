@@ -16,7 +16,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from kessen.engine import registry
 from kessen.engine.action import Action, ActionParseError
@@ -39,7 +39,16 @@ KEPT = 64
 
 
 class SessionError(RulesError):
-    """A request the session refuses; the message says why and nothing changed."""
+    """A request the session refuses; the message says why and nothing changed. ``code`` names
+    the reason for clients that word it in their own language (``over``: the match has ended;
+    ``refused`` for the rest)."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+OVER_MESSAGE: Final = "the match is over; open its record to replay or branch it"
 
 
 def com_choice(
@@ -97,6 +106,8 @@ class Session:
     undo_rule: UndoRule = field(default_factory=UndoRule)
     table: Table | None = None
     """Two people's match: invite, presence, clock, undo requests (``vs_human`` only)."""
+    resigned: Outcome | None = None
+    """How a match against COM ended when its person resigned (None otherwise)."""
     open_deal: list[str] = field(default_factory=list)
     """Why the client, not the server, chose the deal (:mod:`kessen.server.deal`); empty for
     a fair deal."""
@@ -356,6 +367,8 @@ class Session:
         pending = self.live.pending
         if pending is None or self.cursor is not None or pending.seat not in self.com:
             return None
+        if self.resigned is not None:
+            return None  # the match ended off the board
         return pending.seat
 
     def _push(self, seat: int, action: Action, state: GameState) -> None:
@@ -449,6 +462,8 @@ class Session:
             return
         if seat == SPECTATOR or seat in self.com:
             raise SessionError("this connection does not play a seat")
+        if self.over:
+            raise SessionError(OVER_MESSAGE, "over")
         if self.table is not None:
             self._request_undo(self.table, seat)
             return
@@ -481,6 +496,8 @@ class Session:
             return
         if seat == SPECTATOR or seat in self.com:
             raise SessionError("this connection does not play a seat")
+        if self.over:
+            raise SessionError(OVER_MESSAGE, "over")
         if not self.redo_groups:
             raise SessionError("nothing to redo")
         if self.live.pending is None or self.live.pending.seat != seat:
@@ -509,7 +526,16 @@ class Session:
         None while it goes on."""
         if self.table is not None and self.table.ended is not None:
             return self.table.ended
+        if self.resigned is not None:
+            return self.resigned
         return self.live.outcome
+
+    @property
+    def ended_off_board(self) -> bool:
+        """Whether the match ended off the board (resigned, or on time): nothing is asked."""
+        return (self.table is not None and self.table.ended is not None) or (
+            self.resigned is not None
+        )
 
     def join(self, code: str) -> tuple[str, int]:
         """The token and seat an invite or spectator ``code`` opens (seat 1 once, then the
@@ -544,11 +570,13 @@ class Session:
 
     def _table_open(self) -> None:
         """Refuse a move while the match waits for its guest or has ended off the board."""
+        if self.resigned is not None:
+            raise SessionError(OVER_MESSAGE, "over")
         table = self.table
         if table is None:
             return
         if table.ended is not None:
-            raise SessionError("the match is over; open its record to replay or branch it")
+            raise SessionError(OVER_MESSAGE, "over")
         if not table.claimed:
             raise SessionError("your opponent has not joined yet: share the invite link")
 
@@ -571,7 +599,7 @@ class Session:
             raise SessionError(f"P{loser + 1}'s time ran out: the match is lost on time")
         if loser == seat:
             raise SessionError("your time ran out: the match is lost on time")
-        raise SessionError("the match is over: your opponent's time ran out")
+        raise SessionError("the match is over: your opponent's time ran out", "over")
 
     def retime(self) -> None:
         """Let the clock run for the seat whose decision is pending; for nobody while the
@@ -621,17 +649,24 @@ class Session:
         return min(times, default=None)
 
     def resign(self, seat: int) -> None:
-        """``seat`` concedes (投了): the opponent wins, recorded like a match lost on time with
-        the reason ``resign``. Refused for a spectator, before the guest has joined, and once
-        the match is over."""
+        """``seat`` concedes (投了): the opponent wins, recorded with the reason ``resign``
+        (between two people like a match lost on time; against COM the record is finished the
+        same way). Refused for a spectator or a COM seat, before the guest has joined, and
+        once the match is over."""
+        if seat not in (0, 1) or seat in self.com:
+            raise SessionError("this connection does not play a seat")
+        if self.over:
+            raise SessionError(OVER_MESSAGE, "over")
         table = self.table
         if table is None:
-            raise SessionError("resigning is for matches between two people")
-        if seat not in (0, 1):
-            raise SessionError("this connection does not play a seat")
+            self.resigned = Outcome(1 - seat, RESIGN)
+            self.redo_groups.clear()
+            if self.recorder is not None:
+                results = list(getattr(self.live, "results", ()))
+                self.recorder.store.finish_match(self.recorder.match_id, self.resigned, results)
+            self.version += 1
+            return
         self._table_open()
-        if self.over:
-            raise SessionError("the match is over; open its record to replay or branch it")
         self._charge(seat)  # a clock that ran out ended the match first: lost on time
         self._end(Outcome(1 - seat, RESIGN))
 
@@ -722,6 +757,17 @@ class Session:
             }
         point = self.undo_point(seat)
         before = len(self.state_at(point.earliest).log_events())
+        if self.over:
+            return {
+                "can_undo": False,
+                "can_redo": False,
+                "live": True,
+                "step": self.steps,
+                "steps": self.steps,
+                "undo_blocked": OVER_MESSAGE,
+                "undo_code": "over",
+                "boundary_log": before - 1 if before > 0 else None,
+            }
         can_redo = bool(self.redo_groups)
         if self.table is not None:
             can_redo = can_redo and self.redo_groups[-1][0][0] == seat
@@ -764,8 +810,18 @@ class Session:
         }
         if self.table is not None:
             view["session"]["table"] = self.table.view_for(seat, self.now(), over)
-            if self.table.ended is not None:
-                view["pending"] = None  # the match ended on time: nothing is asked any more
+        outcome = self.outcome
+        view["session"]["ended"] = (
+            None
+            if outcome is None
+            else {
+                "winner": outcome.winner,
+                "reason": outcome.reason,
+                "off_board": self.ended_off_board,
+            }
+        )
+        if self.ended_off_board:
+            view["pending"] = None  # resigned or lost on time: nothing is asked any more
         return view
 
     def _describe_log(

@@ -177,7 +177,8 @@ export function resultOf(m) {
     const human = m.players[String(m.winner)] === 'human';
     const played = Object.values(m.players || {}).includes('human');
     // A person's own match reads from their side; COM against COM names the seat.
-    if (played) return { cls: human ? 'win' : `p${m.winner + 1}`, text: t(human ? 'r_you' : 'r_com') };
+    const how = m.reason === 'resign' || m.reason === 'timeout' ? T(`reason_${m.reason}`) : '';
+    if (played) return { cls: human ? 'win' : `p${m.winner + 1}`, text: t(human ? 'r_you' : 'r_com') + how };
     return { cls: `p${m.winner + 1}`, text: t(m.winner === 0 ? 'r_p1' : 'r_p2') };
   }
   return { cls: 'none', text: m.reason === 'abandoned' ? t('r_abandoned') : t('r_none') };

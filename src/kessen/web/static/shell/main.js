@@ -3,11 +3,14 @@
 // the `window.kobo` handle for tests. What a game draws comes from its module, found through
 // shell/registry.js.
 
+// First: in an exported replay (kessen store html) it answers the page's fetches from the file.
+import { exportedMatch } from './embedded.js';
 import { choose, connect, onMessages, send } from './connection.js';
 import { bindDecks, renderDecksScreen } from './decks.js';
 import { $, $$ } from './dom.js';
 import { bindDrawers } from './drawers.js';
 import { joinFromLink, renderFriend } from './friend.js';
+import { bindResign, maybeShowEnded, renderResignTool } from './ending.js';
 import { bindGlossary, decorateTerms } from './glossary.js';
 import { bindHelp, renderHelp } from './help.js';
 import { bindHistory, renderHistoryScreen, routeFromHash } from './history.js';
@@ -23,7 +26,7 @@ import { bindSheet } from './sheet.js';
 import { closeOverlay, toast } from './overlay.js';
 import { gameOfView, GAMES, offered, resetGames } from './registry.js';
 import {
-  backToList, historyButton, leaveReplayToStart, onReplayKey, renderReplayOps, replayLangChanged,
+  backToList, historyButton, leaveReplayToStart, onReplayKey, openReplay, renderReplayOps, replayLangChanged,
 } from './replay.js';
 import { isMyPrompt, isOver, isSpectator, online } from './seats.js';
 import { leaveGame, renderConnecting, showScreen } from './session.js';
@@ -66,7 +69,10 @@ function onError(msg) {
   }
   const key = `err_${msg.code}`;
   const title = hasText(key) ? t(key) : t('err_generic');
-  toast(title, msg.message, 'error');
+  // The server's own words are English: shown as they are in English, and in another
+  // language only when the page has no words of its own for the code.
+  const own = hasText(key) && msg.code !== 'refused';
+  toast(title, S.settings.lang === 'en' || !own ? msg.message : '', 'error');
   scheduleRender();
 }
 
@@ -90,6 +96,7 @@ function onState(view) {
   // An undo (the step goes back) or another session ends a playback at once.
   if (PB.run && (!prev || prev.session.id !== view.session.id || view.history.step < prev.history.step)) finishPlayback();
   detectEnds(prev, view);
+  maybeShowEnded(prev, view);
   showScreen('game');
   scheduleRender();
 }
@@ -144,6 +151,7 @@ function renderTools(v) {
   badge.textContent = open ? t('open_deal') : '';
   badge.title = open ? t('open_deal_note') : '';
   for (const id of ['#btn-undo', '#btn-redo']) $(id).hidden = replay;
+  renderResignTool(v);
   $('#ops .panel-title').textContent = replay ? t('replay_title') : t('ops_title');
   if (replay) {
     $('#btn-live').hidden = true;
@@ -282,6 +290,7 @@ function bindEvents() {
   bindSheet();
   bindPreview();
   bindGlossary();
+  bindResign();
   initPaceSetting();
   document.addEventListener('keydown', (ev) => {
     if (document.body.dataset.screen === 'help') return; // shell/keys.js closes it
@@ -307,6 +316,8 @@ function bindEvents() {
 /* ================================================================== boot */
 
 async function boot() {
+  const exported = exportedMatch(); // an exported replay opens in the language it was written in
+  if (exported) S.settings.lang = exported.lang;
   setRenderer(render);
   onMessages(onState, onError);
   buildGamePicker();
@@ -326,6 +337,10 @@ async function boot() {
   }
   renderStart();
   for (const b of $$('[data-open-history], #btn-history')) b.hidden = !S.meta.store;
+  if (exported) { // its one match, at once; nothing else (no game to rejoin, no link)
+    await openReplay(exported.id);
+    return;
+  }
   const joined = await joinFromLink(); // a shared link of a match between two people
   const stored = joined ? null : loadGame();
   if (S.meta.store && /^#\/matches/.test(location.hash)) {

@@ -18,6 +18,7 @@ export function isSpectator() {
 /** True once the match (Kōbō) or the game (TWGP) of a view is over. */
 export function isOver(v) {
   if (!v) return true;
+  if (v.session && v.session.ended) return true; // resigned or lost on time too
   return v.match ? !!v.match.over : !!v.outcome;
 }
 

@@ -1,0 +1,56 @@
+"""Ending a match off the board, in every game: resigning against COM (the top bar's 投了,
+pressed twice) ends the match on screen at once: the result dialog in the player's words,
+nothing left to answer, 一つ戻る disabled with the reason in the page's language, and the
+history listing the match as lost by resignation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.driver import settle
+
+
+def start(page: Any, ruleset: str) -> None:
+    page.evaluate("localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'off'}))")
+    page.reload()
+    page.wait_for_selector("#start:not([hidden])")
+    page.check(f'input[name=game][value="{ruleset}"]')
+    page.check('input[name=mode][value="vs_com"]')
+    page.click("#start-button")
+    page.wait_for_function("() => !!(window.kobo && window.kobo.view)")
+    settle(page)
+
+
+@pytest.mark.parametrize("ruleset", ["kobo", "twgp", "maken"])
+def test_resigning_against_com_ends_the_match_on_screen(page: Any, ruleset: str) -> None:
+    start(page, ruleset)
+    resign = page.locator("#btn-resign")
+    if page.is_visible("#btn-menu"):
+        page.click("#btn-menu")
+    resign.wait_for(state="visible")
+    assert resign.inner_text() == "投了"
+    resign.click()
+    assert resign.inner_text() == "もう一度押すと投了"
+    assert page.evaluate("window.kobo.view.session.ended") is None  # one press asks only
+    resign.click()
+    page.wait_for_selector("#overlay:not([hidden]) .match-over")
+    assert page.inner_text("#overlay .modal-title") == "あなたの負け"
+    assert "あなたが投了しました" in page.inner_text("#overlay .modal-line")
+    view = page.evaluate("window.kobo.view")
+    assert view["session"]["ended"] == {"winner": 1, "reason": "resign", "off_board": True}
+    assert view["pending"] is None
+    page.click("#overlay-board")
+    settle(page)
+    assert page.is_hidden("#btn-resign")
+    assert page.is_disabled("#btn-undo")
+    title = page.get_attribute("#btn-undo", "title") or ""
+    assert title and not any(c.isascii() and c.isalpha() for c in title), title
+    assert page.locator("#ops button.act:not([disabled])").count() == 0
+    # A message sent anyway is refused in the page's words.
+    page.evaluate("window.kobo.send({type: 'resign'})")
+    toast = page.locator("#toasts .toast").last
+    toast.wait_for()
+    assert "この対戦はもう終わっています" in toast.inner_text()
+    assert "the match is over" not in toast.inner_text()
