@@ -176,6 +176,7 @@ def test_a_whole_kobo_match_between_two_people_with_a_spectator(browser: Any, se
         ):
             wait_view(guest, "v.session.you === 1")
             wait_view(watcher, "v.session.you === null")  # a used link: the observer
+            assert "この招待リンクの席はすでに埋まっています" in watcher.inner_text("#toasts")
             host.wait_for_selector("#friend-invite", state="detached")
             assert view(guest)["session"]["table"]["invite"] is None
             # The observer sees neither hand.

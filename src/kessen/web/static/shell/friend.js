@@ -27,7 +27,8 @@ const T = texts({
     undo_you_refused: '「一つ戻る」を断りました', undo_other: '{who}の「一つ戻る」: {answer}',
     answer_yes: '承諾', answer_no: '拒否',
     timeout_win: '時間切れ：{who}の勝ち', timeout_you_win: '相手の時間切れ：あなたの勝ち', timeout_you_lose: '時間切れ：あなたの負け',
-    watching: '観戦中', watching_msg: 'このリンクの席はすでに埋まっています。観戦します（どちらの手札も見えません）。',
+    watching: '観戦中', watching_msg: 'この招待リンクの席はすでに埋まっています。観戦します（どちらの手札も見えません）。',
+    watching_link: '観戦用リンクから観戦します（どちらの手札も見えません）。',
     joined_as: '対戦に参加しました', join_failed: '参加できません', you_are: 'あなたは{seat}です',
     clock_label: '{who}の持ち時間',
     resign: '投了', resign_confirm: 'もう一度押すと投了します', resign_title: '投了する（この対戦は相手の勝ちになります）',
@@ -47,7 +48,8 @@ const T = texts({
     undo_you_refused: 'You refused the undo', undo_other: "{who}'s undo: {answer}",
     answer_yes: 'accepted', answer_no: 'refused',
     timeout_win: 'Out of time: {who} wins', timeout_you_win: 'Your opponent ran out of time: you win', timeout_you_lose: 'Out of time: you lose',
-    watching: 'Watching', watching_msg: "This link's seat is taken: you watch (neither hand is shown).",
+    watching: 'Watching', watching_msg: "This invite's seat is taken: you watch (neither hand is shown).",
+    watching_link: 'You watch through the spectator link (neither hand is shown).',
     joined_as: 'You joined the match', join_failed: 'Cannot join', you_are: 'You play {seat}',
     clock_label: "{who}'s clock",
     resign: 'Resign', resign_confirm: 'Press again to resign', resign_title: 'Resign: your opponent wins this match',
@@ -125,7 +127,8 @@ export async function joinFromLink() {
       body: JSON.stringify({ code: m[2] }),
     });
     beginGame({ id: res.id, token: res.token, seat: res.seat }, { ruleset: res.ruleset, mode: 'vs_human' });
-    if (res.seat < 0) toast(T('watching'), T('watching_msg'), 'info');
+    // The spectator link's code is the spectator's token; a used invite's is not.
+    if (res.seat < 0) toast(T('watching'), T(res.token === m[2] ? 'watching_link' : 'watching_msg'), 'info');
     else toast(T('joined_as'), T('you_are', { seat: `P${res.seat + 1}` }), 'info');
     return true;
   } catch (err) {
