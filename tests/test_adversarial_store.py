@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import html
 import json
 import os
 import shutil
@@ -480,19 +481,23 @@ def test_hostile_deck_names_neither_blank_nor_break_the_html_replay(tmp_path: Pa
         play_session(session, 20)
         assert session.recorder is not None
         match_id = session.recorder.match_id
-        replay = store.load_replay(match_id)
-    title = f"#{match_id} {HOSTILE} @@DATA@@ @@JS@@"
-    page = html_replay.render(replay, "en", title=title)
+        # Unfinished: its owner names the views (no one else may see any).
+        page = html_replay.render(store, match_id, "en", seats=["0", "1", "all"], title=HOSTILE)
+        data = html_replay.build(store, match_id, "en", seats=["0", "1", "all"])
     parser = _Scripts()
     parser.feed(page)
-    assert len(parser.blocks) == 2  # the data block and the code block, nothing injected
-    (attrs, data), (_, code) = parser.blocks
-    assert attrs.get("type") == "application/json"
-    assert json.loads(data) == json.loads(json.dumps(html_replay.build(replay, "en", title=title)))
-    assert "<" not in data and "\u2028" not in data
-    assert code.strip().startswith('"use strict"')
-    assert page.count("@@DATA@@") == 3  # <title>, <h1> and the data: never substituted
-    assert HOSTILE not in page.replace(html_replay.script_json(HOSTILE), "")
+    # The import map, the data and the entry module: nothing injected.
+    assert [attrs.get("type") for attrs, _ in parser.blocks] == [
+        "importmap",
+        "application/json",
+        "module",
+    ]
+    (_, imports), (attrs, text), _ = parser.blocks
+    assert attrs.get("id") == html_replay.EXPORT_ID and json.loads(text) == data
+    assert "<" not in text + imports and "\u2028" not in text + imports
+    assert HOSTILE not in page.replace(html.escape(HOSTILE), "")  # only the <title>, escaped
+    replay = html_replay.unpacked(data["answers"][f"/api/matches/{match_id}/replay?seat=0&lang=en"])
+    assert replay["match"]["decks"][0] == HOSTILE  # kept, not blanked
     _in_the_browser_if_there_is_one(tmp_path / "replay.html", page)
 
 
@@ -516,10 +521,13 @@ def _in_the_browser_if_there_is_one(target: Path, page: str) -> None:
             errors: list[str] = []
             tab.on("pageerror", lambda err: errors.append(str(err)))
             tab.goto(target.as_uri())
-            tab.wait_for_function("document.getElementById('stepno').textContent.length > 0")
+            tab.wait_for_function("() => window.kobo && window.kobo.replay && window.kobo.view")
+            tab.wait_for_function(
+                "() => document.body.dataset.rendered === String(window.kobo.stateSeq)"
+            )
             assert errors == []
             assert tab.title() != "pwned"
-            assert "<b>x</b>" in tab.inner_text("#board")  # shown as text, not as markup
-            assert tab.locator("#board b:text-is('x')").count() == 0
+            assert "<b>x</b>" in tab.inner_text("#game")  # shown as text, not as markup
+            assert tab.locator("#game b:text-is('x')").count() == 0
         finally:
             browser.close()

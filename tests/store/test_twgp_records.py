@@ -74,15 +74,22 @@ def test_store_check_export_import_and_html(recorded: tuple[Path, int], tmp_path
     result = runner.invoke(app, ["store", "html", str(match_id), "--db", db, "-o", str(page)])
     assert result.exit_code == 0, result.output
     text = page.read_text(encoding="utf-8")
-    assert "(twgp)" in text and "None vs None" not in text
+    assert html_replay.EXPORT_ID in text and "None vs None" not in text
 
 
 def test_html_replay_hides_the_other_seats_secret_choices(recorded: tuple[Path, int]) -> None:
     path, match_id = recorded
     with MatchStore(path) as store:
-        replay = store.load_replay(match_id)
-    data = html_replay.build(replay, "en")
-    hidden = [s["action"] for s in data["steps"] if s["actor"] == 1]
+        answers, _ = html_replay.answers(store, match_id)
+    frames = {
+        seat: answers[f"/api/matches/{match_id}/replay?seat={seat}&lang=en"]["frames"]
+        for seat in ("0", "1", "all")
+    }
+    hidden = [
+        {seat: frames[seat][step]["action"] for seat in frames}
+        for step, frame in enumerate(frames["all"])
+        if frame["actor"] == 1
+    ]
     assert any(a["0"] == "vital …" and a["1"].startswith("vital ") for a in hidden)
     assert all(a["0"] == a["all"] or a["0"].endswith("…") for a in hidden)
 
@@ -145,25 +152,27 @@ def test_the_twgp_page_draws_every_step_without_a_script_error(
     path, match_id = recorded
     with MatchStore(path) as store:
         replay = store.load_replay(match_id)
-    page_path = tmp_path / "m.html"
-    page_path.write_text(html_replay.render(replay, "en"), encoding="utf-8")
+        page_path = tmp_path / "m.html"
+        page_path.write_text(html_replay.render(store, match_id, "en"), encoding="utf-8")
+    steps = len(replay.actions)
     errors: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             page = browser.new_page()
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(page_path.as_uri())
+            page.wait_for_function("() => window.kobo.replay && window.kobo.view")
             for viewer in ("0", "1", "all"):
-                page.select_option("#viewer", viewer)
-                for _ in range(len(replay.actions)):
-                    page.keyboard.press("ArrowRight")
-                board = page.inner_text("#board")
-                assert "vitals" in board and "charge" in board and "winner" in board
+                page.click(f'#rp-seat .chip[data-value="{viewer}"]')
                 page.keyboard.press("Home")
-            page.select_option("#viewer", "0")
-            page.keyboard.press("End")
-            assert "P1 → " in page.inner_text("#action") or "P2 → " in page.inner_text("#action")
+                for step in range(1, steps + 1):  # every step drawn, one after the other
+                    page.keyboard.press("ArrowRight")
+                    page.wait_for_function(
+                        "n => window.kobo.view && window.kobo.view.history.step === n", arg=step
+                    )
+                assert len(page.inner_text("#tw-board").strip()) > 20
+            assert page.inner_text("#rp-move").startswith(("P1: ", "P2: "))
         finally:
             browser.close()
     assert errors == []

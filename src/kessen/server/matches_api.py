@@ -102,7 +102,7 @@ class Replayed:
         return out
 
 
-def _replayed(record: MatchRecord) -> Replayed:
+def replay_record(record: MatchRecord) -> Replayed:
     """Replay ``record`` (every recorded hash verified; :class:`ReplayDivergence` if not)."""
     replay = record.replay()
     states = list(replay.states(verify=True))
@@ -155,7 +155,7 @@ class Replays:
             if kept is not None and kept[0] == digest:
                 self._kept.move_to_end(match_id)
                 return kept[1]
-        replayed = _replayed(record)
+        replayed = replay_record(record)
         with self._lock:
             self._kept[match_id] = (digest, replayed)
             self._kept.move_to_end(match_id)
@@ -258,8 +258,10 @@ def public_info(
 ) -> Json:
     """A match's listing: without the seed while it is open, or when it holds a ``secret``
     build (the seed deals that build's pile); ``open_deal`` when a client chose the deal
-    (:mod:`kessen.server.deal`, from the match's stored ``meta``)."""
+    (:mod:`kessen.server.deal`, from the match's stored ``meta``). The seed is a string of
+    its decimal digits: a 64-bit integer does not survive a JavaScript number."""
     data = info.to_json()
+    data["seed"] = str(info.seed)  # 64 bits: a JavaScript number would round it
     data["open_deal"] = bool((meta or {}).get("open_deal"))
     if secret:
         data.pop("seed", None)
@@ -313,9 +315,16 @@ def _refuse_seat(
 
 
 def _step_view(
-    rep: Replayed, step: int, seat: SeatKey, lang: str, log_from: int = 0, base: int | None = None
+    rep: Replayed,
+    step: int,
+    seat: SeatKey,
+    lang: str,
+    log_from: int = 0,
+    base: int | None = None,
+    texts: bool = True,
 ) -> Json:
-    """Step ``step`` of a replayed match as ``seat`` saw it, with log texts.
+    """Step ``step`` of a replayed match as ``seat`` saw it, with log texts (unless not
+    ``texts``: :func:`whole_replay` writes them once, on the entries it sends).
 
     With ``log_from`` and ``base`` (a step whose log the client already has, the first
     ``log_from`` entries of it), only the entries from ``log_start`` on are sent when the two
@@ -334,7 +343,7 @@ def _step_view(
         if len(known_log) >= log_from and known_log[:k] == log[:k]:
             start = k
     sent = log[start:]
-    for entry in sent:
+    for entry in sent if texts else ():
         entry["text"] = rules.describe(entry, lang, viewer)
     view["log"] = sent
     actor = rep.actors[step - 1] if step > 0 else None
@@ -359,16 +368,19 @@ def _step_view(
     }
 
 
-def _whole_replay(rep: Replayed, seat: SeatKey, lang: str, info: Json) -> Json:
+def whole_replay(rep: Replayed, seat: SeatKey, lang: str, info: Json) -> Json:
     """Every step of a replayed match as ``seat`` saw it, compactly: the views without their
     log, and the log once (each step's length; a step whose log is not a beginning of it is
     sent whole in ``log_overrides``). ``info`` is the match's listing as this request may
-    see it."""
+    see it. What ``GET /api/matches/{id}/replay`` answers, and what an exported replay
+    (:mod:`kessen.store.html_replay`) embeds."""
+    rules = registry.get(rep.info.ruleset)
+    viewer = None if seat == "all" else int(seat)
     frames: list[Json] = []
     views: list[Json] = []
     logs: list[list[Json]] = []
     for step in range(rep.steps + 1):
-        data = _step_view(rep, step, seat, lang)
+        data = _step_view(rep, step, seat, lang, texts=False)
         view = data.pop("view")
         logs.append(view.pop("log"))
         for key in ("match", "steps", "seat", "lang", "log_start", "log_total"):
@@ -384,6 +396,9 @@ def _whole_replay(rep: Replayed, seat: SeatKey, lang: str, info: Json) -> Json:
         else:
             lengths.append(-1)
             overrides[str(step)] = log
+    # Each entry's text once (a step's text is its entry's: describe reads nothing else).
+    for entry in [*final, *(e for log in overrides.values() for e in log)]:
+        entry["text"] = rules.describe(entry, lang, viewer)
     return {
         "match": info,
         "steps": rep.steps,
@@ -467,6 +482,21 @@ CONTINUE_REFUSED: Final = {
     "person's hidden cards (and their secret build), so it cannot be continued",
 }
 """What a refused ``/continue`` answers, per :func:`continue_refusal` code."""
+
+
+def match_answer(rep: Replayed, open_: bool, seats: list[SeatKey], listing: Json) -> Json:
+    """What ``GET /api/matches/{id}`` answers: the ``listing`` (:func:`public_info`), the
+    steps and turns, the ``seats`` whose views this request may open, and who continues a
+    branch from it."""
+    return {
+        "match": listing,
+        "steps": rep.steps,
+        "finished": rep.info.is_finished,
+        "seats": seats,
+        "turns": rep.turns(),
+        "continue_com": {str(s): continue_level(rep.info, s) for s in (0, 1)},
+        "continue_refused": {str(s): continue_refusal(rep.info, open_, s) for s in (0, 1)},
+    }
 
 
 # --- routes -------------------------------------------------------------------------------
@@ -581,15 +611,7 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
     async def match_info(match_id: MatchId, token: Token = None) -> dict[str, Any]:
         rep, open_ = await replayed(match_id)
         seats, listing = access(rep, open_, token)
-        return {
-            "match": listing,
-            "steps": rep.steps,
-            "finished": rep.info.is_finished,
-            "seats": seats,
-            "turns": rep.turns(),
-            "continue_com": {str(s): continue_level(rep.info, s) for s in (0, 1)},
-            "continue_refused": {str(s): continue_refusal(rep.info, open_, s) for s in (0, 1)},
-        }
+        return match_answer(rep, open_, seats, listing)
 
     @router.get("/api/matches/{match_id}/replay")
     async def match_replay(
@@ -601,7 +623,7 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
         rep, open_ = await replayed(match_id)
         seats, listing = access(rep, open_, token)
         _refuse_seat(rep.info, seat, seats, token, open_)
-        return await asyncio.to_thread(_whole_replay, rep, seat, lang, listing)
+        return await asyncio.to_thread(whole_replay, rep, seat, lang, listing)
 
     @router.get("/api/matches/{match_id}/step/{step}")
     async def match_step(

@@ -275,26 +275,32 @@ def store_html(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="File (default match-ID.html).")
     ] = None,
-    lang: Annotated[str, typer.Option(help="Language: ja or en.")] = "ja",
+    lang: Annotated[str, typer.Option(help="The language it opens in: ja or en.")] = "ja",
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A view to include: 0, 1 or all (repeatable). Default: the views anyone may "
+            "see (every seat and all once the match is over); an unfinished match needs it."
+        ),
+    ] = None,
     database: DbOption = None,
 ) -> None:
-    """Write a self-contained HTML replay of one match (opens without a server)."""
+    """Write a self-contained HTML replay of one match: the app's replay viewer, opening
+    from disk without a server or a network."""
     if lang not in ("ja", "en"):
         _fail(f"--lang: expected ja or en, got {lang!r}")
     with _open(database) as store:
         try:
-            info = store.info(match_id)
-            replay = store.load_replay(match_id)
+            page = html_replay.render(store, match_id, lang, seats=seat or None)
         except StoreError as err:
             _fail(str(err))
-    title = f"#{match_id} " + _deck_cell(info.decks, info.ruleset)
-    try:
-        page = html_replay.render(replay, lang, title=title)
-    except ReplayDivergence as err:
-        _fail(
-            f"match {match_id} no longer replays ({err}); see `kessen store check {match_id}`",
-            EXIT_INVALID,
-        )
+        except html_replay.ExportError as err:
+            _fail(str(err))
+        except ReplayDivergence as err:
+            _fail(
+                f"match {match_id} no longer replays ({err}); see `kessen store check {match_id}`",
+                EXIT_INVALID,
+            )
     target = output or Path(f"match-{match_id}.html")
     try:
         target.write_text(page, encoding="utf-8")
@@ -634,7 +640,8 @@ def _write_replays(
         match_id = summary.get("match_id")
         if match_id is None:
             continue
-        page = html_replay.render(store.load_replay(int(match_id)), "ja", title=f"#{match_id}")
+        # COM against COM: no person's hidden cards, every view (a game cut short too).
+        page = html_replay.render(store, int(match_id), "ja", seats=html_replay.SEAT_KEYS)
         name = f"match-{match_id}.html"
         (folder / name).write_text(page, encoding="utf-8")
         out[int(match_id)] = f"replays/{name}"

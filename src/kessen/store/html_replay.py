@@ -1,63 +1,76 @@
-"""A recorded match as one self-contained HTML file: step, seek, play/pause, switch seats.
+"""A recorded match as one self-contained HTML file: the app's own replay viewer, from disk.
 
-:func:`render` replays the record through the engine (verifying its hashes) and embeds, for
-every step, the view of seat 0, of seat 1 and of everything, with the log texts (the ruleset's
-own ``describe``). Inline CSS and JS only: the file opens from disk without a server or a
-network. The page's script is a shell (``replay_page/shell.js``: decoding, controls, log) and
-the board module of the record's ruleset (``replay_page/<ruleset>.js``: Kōbō, TWGP トランプ版,
-Project Maken), with its stylesheet ``replay_page/page.css``.
+:func:`render` writes the app's page (``web/static/index.html``) with everything it loads
+inside it, so it opens from a ``file://`` address without a server or a network, and draws the
+match with the same board modules and replay shell as the app (one source, no second
+renderer): the slider, the speeds, the choice of perspective, names rather than ids.
 
-Views change little from one step to the next, so they are stored as a table of unique values:
-a view is an index into the table, a dict or list node holds indexes of its children. The log
-only grows, so each seat's log is stored once with its length at every step.
+- Its stylesheets become ``<style>`` blocks, in the same order.
+- Every ES module the page reaches from ``shell/main.js`` becomes a ``data:`` URL under an
+  import map, its relative imports (``./x.js``, ``../games/x.js``) rewritten to the map's keys
+  (``kessen/shell/x.js``): a ``data:`` URL has no directory to resolve them against. A
+  stylesheet a module links itself (``'/static/games/x.css'``) becomes a ``data:`` URL too.
+- The record travels as the JSON the server's routes answer, made by the server's own
+  functions (:mod:`kessen.server.matches_api`; nothing here computes a view): the match
+  (``/api/matches/{id}``), its whole replay (``/api/matches/{id}/replay``) for each seat the
+  record lets anyone see and each language, and what the page reads besides (``/api/meta``,
+  the catalogue, glossary and rules of the record's ruleset, the credits). Each answer is
+  gzip-compressed and base64-encoded in one ``<script type="application/json">``;
+  ``shell/embedded.js`` answers the page's fetches from it and ``shell/main.js`` opens the
+  replay at once.
+
+The page carries a Content-Security-Policy of its own (a ``<meta>``): scripts only from the
+import map's ``data:`` URLs and the import map itself (by its hash), its own style blocks (by
+their hashes), and no connection anywhere.
+
+Which views: those the server shows anyone (:func:`~kessen.server.matches_api.viewable_seats`
+without a token): every seat and ``all`` for a finished match, none of an unfinished one or of
+a secret build's seat (TWGP between two people). ``seats`` overrides that: the owner of the
+store may export any views of their own records.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import gzip
+import hashlib
 import html
 import json
+import posixpath
 import re
-from importlib import resources
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Final
 
 from kessen.engine import registry
 from kessen.engine.action import Action, ActionParseError
-from kessen.engine.contract import GameState, Json
-from kessen.engine.replay import Replay
+from kessen.engine.contract import Json
+from kessen.store.records import MatchStore
 
-VIEWERS: Final[tuple[tuple[str, int | None], ...]] = (("0", 0), ("1", 1), ("all", None))
-_DEPTH: Final = 5
+STATIC: Final = Path(__file__).resolve().parent.parent / "web" / "static"
+"""The app's page and modules (what the server serves under ``/static``)."""
+ENTRY: Final = "shell/main.js"
+"""The page's module, relative to :data:`STATIC`."""
+KEY_PREFIX: Final = "kessen/"
+"""The import map's keys: ``kessen/`` and the module's path under :data:`STATIC`."""
+LANGS: Final = ("ja", "en")
+"""The languages an exported page carries (its language switch works)."""
+SEAT_KEYS: Final = ("0", "1", "all")
+EXPORT_ID: Final = "kessen-export"
+"""The id of the element that carries the answers (``shell/embedded.js`` reads it)."""
+
+_IMPORT: Final = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"\n]+)\2""")
+_STYLESHEET: Final = re.compile(r'<link rel="stylesheet" href="/static/([^"]+)">')
+_LINKED_CSS: Final = re.compile(r"""(['"])/static/([\w./-]+\.css)\1""")
+_MODULE: Final = re.compile(r'<script type="module" src="/static/([^"]+)"></script>')
 
 
-class _Table:
-    """Interned JSON values: leaves as themselves, dicts and lists as nodes of indexes."""
+class ExportError(ValueError):
+    """The match cannot be exported as asked (no view may be shown, a bad seat)."""
 
-    def __init__(self) -> None:
-        self.kinds: list[str] = []
-        self.values: list[Any] = []
-        self._index: dict[Any, int] = {}
 
-    def add(self, value: Any, depth: int = _DEPTH) -> int:
-        """The index of ``value`` (interned down to ``depth`` levels)."""
-        kind = "v"
-        node: Any = value
-        key: Any
-        if depth > 0 and isinstance(value, dict) and value:
-            kind, node = "d", {k: self.add(v, depth - 1) for k, v in value.items()}
-            key = ("d", tuple(node.items()))
-        elif depth > 0 and isinstance(value, list) and value:
-            kind, node = "l", [self.add(v, depth - 1) for v in value]
-            key = ("l", tuple(node))
-        elif value is None or isinstance(value, str | int | float | bool):
-            key = (type(value).__name__, value)
-        else:
-            key = ("j", json.dumps(value, sort_keys=True, ensure_ascii=False))
-        found = self._index.get(key)
-        if found is None:
-            found = self._index[key] = len(self.values)
-            self.kinds.append(kind)
-            self.values.append(node)
-        return found
+# --- the record's answers ------------------------------------------------------------------
 
 
 def shown_action(text: str, actor: int, viewer: int | None, ruleset: str) -> str:
@@ -79,117 +92,184 @@ def shown_action(text: str, actor: int, viewer: int | None, ruleset: str) -> str
     return f"{action.verb} …" if registry.get(ruleset).secret_action(action) else text
 
 
-def _view(state: GameState, viewer: int | None, lang: str) -> Json:
-    return state.view_all(lang) if viewer is None else state.view(viewer, lang)
+def _meta(ruleset: str) -> Json:
+    """``/api/meta`` as the server answers it, offering only the record's ruleset, without a
+    store (no history, no saved decks) and without sharing."""
+    from kessen.server.app import DEFAULT_COM  # the server's default COM, not a copy
 
-
-def _card_texts(replay: Replay, lang: str, slugs: set[str]) -> Json:
-    """The texts of the cards the replay shows, as the card data of its match had them."""
-    rules = registry.get(replay.ruleset)
-    try:
-        config = rules.record_config(replay.config, replay.data_hash)
-        cards = rules.catalog(lang, config).get("cards", {})
-    except Exception:  # a catalogue is a nicety; the replay works without it
-        return {}
-    return {slug: cards[slug] for slug in sorted(slugs) if slug in cards}
-
-
-def _slugs(value: Any, out: set[str]) -> None:
-    if isinstance(value, dict):
-        slug = value.get("slug")
-        if isinstance(slug, str):
-            out.add(slug)
-        for item in value.values():
-            _slugs(item, out)
-    elif isinstance(value, list):
-        for item in value:
-            _slugs(item, out)
-
-
-def build(replay: Replay, lang: str = "ja", *, verify: bool = True, title: str = "") -> Json:
-    """The data the HTML page embeds (see the module docstring for its shape)."""
-    rules = registry.get(replay.ruleset)
-    table = _Table()
-    views: dict[str, list[int]] = {key: [] for key, _ in VIEWERS}
-    raw_logs: dict[str, list[Json]] = {key: [] for key, _ in VIEWERS}
-    texts: dict[str, list[list[str]]] = {key: [] for key, _ in VIEWERS}
-    lengths: dict[str, list[int]] = {key: [] for key, _ in VIEWERS}
-    overrides: dict[str, dict[int, list[list[str]]]] = {key: {} for key, _ in VIEWERS}
-    steps: list[Json] = []
-    slugs: set[str] = set()
-    previous: GameState | None = None
-    for index, state in enumerate(replay.states(verify=verify)):
-        if previous is not None:
-            pending = previous.pending
-            actor = pending.seat if pending is not None else -1
-            text = replay.actions[index - 1]
-            steps.append(
-                {
-                    "actor": actor,
-                    "action": {
-                        key: shown_action(text, actor, viewer, replay.ruleset)
-                        for key, viewer in VIEWERS
-                    },
-                }
-            )
-        for key, viewer in VIEWERS:
-            view = _view(state, viewer, lang)
-            log: list[Json] = view.pop("log", [])
-            if viewer is None:
-                _slugs(view, slugs)
-            known = raw_logs[key]
-            if len(log) >= len(known) and log[: len(known)] == known:
-                for entry in log[len(known) :]:
-                    known.append(entry)
-                    texts[key].append(
-                        [str(entry.get("kind", "")), rules.describe(entry, lang, viewer)]
-                    )
-                lengths[key].append(len(log))
-            else:  # a log that is not an extension of the previous one: keep it whole
-                overrides[key][index] = [
-                    [str(e.get("kind", "")), rules.describe(e, lang, viewer)] for e in log
-                ]
-                lengths[key].append(-1)
-            views[key].append(table.add(view))
-        previous = state
-    outcome = previous.outcome if previous is not None else None
+    rules = registry.get(ruleset)
     return {
-        "title": title,
+        "pace": 0,
+        "rulesets": {
+            ruleset: {
+                "com_levels": list(rules.players),
+                "default_com": DEFAULT_COM if DEFAULT_COM in rules.players else "heuristic",
+                "default_decks": rules.default_config.get("decks"),
+                "default_config": dict(rules.default_config),
+                "version": rules.version,
+            }
+        },
+        "store": False,
+        "saved_decks": False,
+        "share": None,
+    }
+
+
+def answers(
+    store: MatchStore, match_id: int, seats: Sequence[str] | None = None
+) -> tuple[dict[str, Json], list[str]]:
+    """The answers an exported page of match ``match_id`` carries, by request (path, and the
+    ``seat`` and ``lang`` of the query, as ``shell/embedded.js`` looks them up), and the views
+    they hold. :class:`~kessen.store.records.StoreError` when there is no such match,
+    :class:`~kessen.engine.replay.ReplayDivergence` when it no longer replays,
+    :class:`ExportError` when no view may be shown."""
+    from kessen.server import matches_api as api
+    from kessen.server.content_api import credits_page, rules_page
+
+    record = store.get(match_id)
+    rep = api.replay_record(record)
+    info = rep.info
+    open_ = api.is_open(store, info)
+    secret = api.secret_seats(info, rep.config)
+    if seats is None:
+        shown: list[api.SeatKey] = api.viewable_seats(info, open_, rep.meta, None, secret)
+        if not shown:
+            why = "is not finished" if open_ else "holds each player's secret build"
+            raise ExportError(
+                f"match {match_id} {why}: no view of it may be shown to anyone; "
+                "name the views to export with --seat (0, 1 or all)"
+            )
+    else:
+        unknown = [s for s in seats if s not in SEAT_KEYS]
+        if unknown or not seats:
+            raise ExportError(f"seat: expected 0, 1 or all, got {', '.join(unknown) or 'none'}")
+        shown = [s for s in SEAT_KEYS if s in seats]
+    listing = api.public_info(info, open_, rep.meta, bool(secret))
+    out: dict[str, Json] = {
+        "/api/meta": _meta(info.ruleset),
+        f"/api/matches/{match_id}": api.match_answer(rep, open_, shown, listing),
+        "/api/credits": credits_page((info.ruleset,)),
+    }
+    rules = registry.get(info.ruleset)
+    try:
+        catalog_config: Json | None = rules.record_config(rep.config, info.data_hash)
+    except Exception:  # the card data of the record is not known here: today's
+        catalog_config = None
+    for lang in LANGS:
+        try:
+            out[f"/api/catalog/{info.ruleset}?lang={lang}"] = rules.catalog(lang, catalog_config)
+        except Exception:  # what the server answers for any record of the ruleset
+            out[f"/api/catalog/{info.ruleset}?lang={lang}"] = rules.catalog(lang)
+        out[f"/api/glossary/{info.ruleset}?lang={lang}"] = {
+            "ruleset": info.ruleset,
+            "lang": lang,
+            "terms": rules.glossary(lang),
+        }
+        with contextlib.suppress(LookupError):  # none: the rules screen says it cannot load
+            out[f"/api/rules/{info.ruleset}?lang={lang}"] = rules_page(info.ruleset, lang)
+        for seat in shown:
+            key = f"/api/matches/{match_id}/replay?seat={seat}&lang={lang}"
+            out[key] = api.whole_replay(rep, seat, lang, listing)
+    return out, list(shown)
+
+
+def _packed(value: Json) -> str:
+    """``value`` as JSON, gzip-compressed (no time stamp: the same record gives the same
+    file), base64-encoded."""
+    raw = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, 9, mtime=0)).decode("ascii")
+
+
+def unpacked(text: str) -> Json:
+    """What :func:`_packed` packed (the tests read the page's answers with it)."""
+    value: Json = json.loads(gzip.decompress(base64.b64decode(text)).decode("utf-8"))
+    return value
+
+
+def build(
+    store: MatchStore, match_id: int, lang: str = "ja", seats: Sequence[str] | None = None
+) -> Json:
+    """The data the page embeds: the match id, the language it opens in, the views it holds
+    and the answers (:func:`answers`, each packed)."""
+    if lang not in LANGS:
+        raise ExportError(f"lang: expected ja or en, got {lang!r}")
+    found, shown = answers(store, match_id, seats)
+    return {
+        "format": 1,
+        "match": match_id,
         "lang": lang,
-        "ruleset": replay.ruleset,
-        "seed": replay.seed,
-        "version": replay.version,
-        "data_hash": replay.data_hash,
-        "outcome": None
-        if outcome is None
-        else {"winner": outcome.winner, "reason": outcome.reason},
-        "steps": steps,
-        "kinds": "".join(table.kinds),
-        "values": table.values,
-        "views": views,
-        "logs": texts,
-        "log_lengths": lengths,
-        "log_overrides": {k: {str(i): v for i, v in o.items()} for k, o in overrides.items()},
-        "cards": _card_texts(replay, lang, slugs),
+        "seats": shown,
+        "answers": {key: _packed(value) for key, value in found.items()},
     }
 
 
-def render(replay: Replay, lang: str = "ja", *, verify: bool = True, title: str = "") -> str:
-    """One self-contained HTML page replaying ``replay`` (hashes verified unless told not)."""
-    data = build(replay, lang, verify=verify, title=title)
-    heading = title or f"Kessen {replay.ruleset} — seed {replay.seed}"
-    parts = {
-        "TITLE": html.escape(heading),
-        "LANG": html.escape(lang),
-        "CSS": _asset("page.css"),
-        "JS": _script(replay.ruleset),
-        "DATA": script_json(data),
-    }
-    # One pass: a value that happens to contain "@@DATA@@" is never substituted again.
-    return _SLOT.sub(lambda m: parts[m.group(1)], _PAGE)
+# --- the page ------------------------------------------------------------------------------
 
 
-_SLOT: Final = re.compile(r"@@([A-Z]+)@@")
+def module_key(path: str) -> str:
+    """The import map's key of the module at ``path`` (relative to :data:`STATIC`).
+
+    >>> module_key("games/kobo.js")
+    'kessen/games/kobo.js'
+    """
+    return KEY_PREFIX + path
+
+
+def _css_url(path: str) -> str:
+    css = (STATIC / path).read_text(encoding="utf-8")
+    return "data:text/css;base64," + base64.b64encode(css.encode("utf-8")).decode()
+
+
+def _rewritten(path: str, source: str) -> tuple[str, list[str]]:
+    """``source`` of the module at ``path`` with its relative imports written as import map
+    keys (and a stylesheet it links itself, ``'/static/….css'``, as a ``data:`` URL), and the
+    paths of the modules it imports."""
+    found: list[str] = []
+    source = _LINKED_CSS.sub(
+        lambda m: (
+            f"{m.group(1)}{_css_url(m.group(2))}{m.group(1)}"
+            if (STATIC / m.group(2)).is_file()
+            else m.group(0)
+        ),
+        source,
+    )
+
+    def key(match: re.Match[str]) -> str:
+        target = match.group(3)
+        if not target.startswith(("./", "../")):
+            return match.group(0)
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+        if resolved.startswith("../") or not (STATIC / resolved).is_file():
+            raise ExportError(f"{path}: imports {target!r}, which is not a module of the app")
+        found.append(resolved)
+        return f"{match.group(1)}{match.group(2)}{module_key(resolved)}{match.group(2)}"
+
+    return _IMPORT.sub(key, source), found
+
+
+def modules(entry: str = ENTRY) -> dict[str, str]:
+    """Every module the page reaches from ``entry``, by path, its imports rewritten."""
+    out: dict[str, str] = {}
+    todo = [entry]
+    while todo:
+        path = todo.pop()
+        if path in out:
+            continue
+        out[path], deps = _rewritten(path, (STATIC / path).read_text(encoding="utf-8"))
+        todo.extend(d for d in deps if d not in out)
+    return dict(sorted(out.items()))
+
+
+def _data_url(source: str) -> str:
+    return "data:text/javascript;base64," + base64.b64encode(source.encode("utf-8")).decode()
+
+
+def _sha256(text: str) -> str:
+    """A CSP source for the inline block ``text``."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode()}'"
+
+
 _SCRIPT_SAFE: Final = {
     ord("<"): "\\u003c",
     ord(">"): "\\u003e",
@@ -212,62 +292,80 @@ def script_json(value: Any) -> str:
     return text.translate(_SCRIPT_SAFE)
 
 
-_PAGE: Final = """<!DOCTYPE html>
-<html lang="@@LANG@@">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>@@TITLE@@</title>
-<style>@@CSS@@</style>
-</head>
-<body>
-<header>
-  <h1 id="title">@@TITLE@@</h1>
-  <div id="summary"></div>
-</header>
-<nav id="controls">
-  <button id="first" title="Home">⇤</button>
-  <button id="prev" title="←">‹</button>
-  <button id="play" title="Space">▶</button>
-  <button id="next" title="→">›</button>
-  <button id="last" title="End">⇥</button>
-  <input id="seek" type="range" min="0" value="0">
-  <span id="stepno"></span>
-  <label><span data-l="speed"></span>
-    <select id="speed">
-      <option value="1000">1×</option><option value="400" selected>2.5×</option>
-      <option value="150">6×</option><option value="40">25×</option>
-    </select></label>
-  <label><span data-l="seat"></span>
-    <select id="viewer">
-      <option value="0">P1</option><option value="1">P2</option>
-      <option value="all" selected>all</option>
-    </select></label>
-</nav>
-<div id="action"></div>
-<main>
-  <section id="board"></section>
-  <aside><h2 data-l="log"></h2><ol id="log"></ol></aside>
-</main>
-<footer id="foot"></footer>
-<script id="kessen-data" type="application/json">@@DATA@@</script>
-<script>@@JS@@</script>
-</body>
-</html>
+EXPORTED_CSS: Final = """
+/* An exported replay (kessen store html): nothing that needs the server. */
+body.exported #btn-quit, body.exported #btn-history, body.exported .rp-continue {
+  display: none !important;
+}
 """
-
-_ASSETS: Final = resources.files("kessen.store") / "replay_page"
-"""The page's stylesheet and scripts: ``shell.js`` and one board module per ruleset."""
+"""What the exported page hides: 新しい対戦, the match list and 「この局面から対戦」."""
 
 
-def _asset(name: str) -> str:
-    return (_ASSETS / name).read_text(encoding="utf-8")
+def page(data: Json, title: str = "") -> str:
+    """The app's page with its stylesheets, its modules and ``data`` inside it."""
+    index = (STATIC / "index.html").read_text(encoding="utf-8")
+    styles: list[str] = []
+
+    def style(match: re.Match[str]) -> str:
+        css = (STATIC / match.group(1)).read_text(encoding="utf-8")
+        if "</style" in css.lower():
+            raise ExportError(f"{match.group(1)}: a stylesheet may not contain '</style'")
+        styles.append(css)
+        return f"<style>{css}</style>"
+
+    out = _STYLESHEET.sub(style, index)
+    entries = _MODULE.findall(out)
+    if entries != [ENTRY]:
+        raise ExportError(f"index.html: expected one module script, {ENTRY}; found {entries}")
+    found = modules()
+    imports = {module_key(path): _data_url(source) for path, source in found.items()}
+    import_map = script_json({"imports": imports})
+    boot = f"import '{module_key(ENTRY)}';"
+    styles.append(EXPORTED_CSS)
+    csp = "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src data: {_sha256(import_map)}",
+            "style-src data: " + " ".join(sorted({_sha256(css) for css in styles})),
+            "img-src data:",
+            "font-src data:",
+            "connect-src 'none'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )
+    scripts = "\n".join(
+        [
+            f"<style>{EXPORTED_CSS}</style>",
+            f'<script type="importmap">{import_map}</script>',
+            f'<script type="application/json" id="{EXPORT_ID}">{script_json(data)}</script>',
+            f'<script type="module" src="{_data_url(boot)}"></script>',
+        ]
+    )
+    out = _MODULE.sub(lambda _m: scripts, out)
+    out = out.replace(
+        '<meta charset="utf-8">',
+        '<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" '
+        f'content="{html.escape(csp)}">',
+        1,
+    )
+    out = out.replace('<body class="', '<body class="exported ', 1)
+    out = re.sub(r"^<!doctype html>", "<!DOCTYPE html>", out, count=1, flags=re.IGNORECASE)
+    out = re.sub(r'<html lang="[^"]*">', f'<html lang="{data["lang"]}">', out, count=1)
+    if title:
+        out = re.sub(r"<title>.*?</title>", lambda _m: f"<title>{html.escape(title)}</title>", out)
+    return out
 
 
-def _script(ruleset: str) -> str:
-    """The page's script: the shell, the board module of ``ruleset`` (if there is one), start.
-
-    A ruleset without a board module shows each view as JSON."""
-    board = _ASSETS / f"{ruleset}.js"
-    game = board.read_text(encoding="utf-8") if board.is_file() else ""
-    return '"use strict";\n' + _asset("shell.js") + game + "show();\n"
+def render(
+    store: MatchStore,
+    match_id: int,
+    lang: str = "ja",
+    *,
+    seats: Sequence[str] | None = None,
+    title: str = "",
+) -> str:
+    """One self-contained HTML page replaying match ``match_id`` of ``store`` in the app's
+    own viewer (see the module docstring), opening in ``lang``."""
+    return page(build(store, match_id, lang, seats), title)

@@ -8,16 +8,18 @@
 
 import { disconnect } from './connection.js';
 import { $, $$, h, put } from './dom.js';
+import { exportedMatch } from './embedded.js';
 import {
   decksText, fetchMatches, loadPage, openHistory, renderHistoryScreen, resultOf, setHash, when,
 } from './history.js';
-import { hasText, t } from './i18n.js';
+import { hasText, t, texts } from './i18n.js';
 import { closeOverlay, toast } from './overlay.js';
 import { anyActionText, gameOf, GAMES, known, promptLabel, resetGames } from './registry.js';
 import { levelName, seatName } from './seats.js';
 import { beginGame, leaveGame, showScreen } from './session.js';
 import { S, saveSettings, scheduleRender } from './state.js';
 
+const T = texts({ ja: { rp_seed: 'シード {seed}' }, en: { rp_seed: 'Seed {seed}' } });
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 1000; // one step per second at 1×
 const KEEP = 120; // step views kept in memory per replay
@@ -91,6 +93,7 @@ export function stopReplay() {
 
 /** Back from the viewer to the list (its page and filters kept). */
 export function backToList() {
+  if (exportedMatch()) return; // an exported replay (kessen store html) is its one match
   stopReplay();
   showScreen('history');
   setHash('#/matches');
@@ -304,6 +307,8 @@ function buildPanel(R) {
       h('span', { class: 'rp-date muted', text: when(m.created) }),
       h('span', { class: `rp-state ${resultOf(m).cls}`, text: resultOf(m).text })),
     h('div', { class: 'rp-decks muted', text: decksText(m) }),
+    // The seed as stored (a string: 64 bits do not fit a JavaScript number); none while hidden.
+    m.seed != null ? h('div', { class: 'rp-decks rp-seed muted', id: 'rp-seed', text: T('rp_seed', { seed: m.seed }) }) : null,
     h('div', { class: 'rp-pos' }, h('strong', { id: 'rp-step' }), h('span', { id: 'rp-where', class: 'muted' })),
     h('div', { class: 'rp-move', id: 'rp-move' }),
     h('div', { class: 'rp-seek' }, seek, ticks),
