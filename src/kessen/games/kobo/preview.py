@@ -18,7 +18,10 @@ seat give it the same preview.
 :func:`resolution_record` groups the log events of the last closed chain (``resolve``, ``lv``,
 ``retreat``, ``target_changed``, ``attack_negated``, ``link_negated``, ``result``,
 ``tie_choice``, ``base_zero``, ``game_end``) per link, in resolution order, for the browser to
-step through. Its events are public; it reads only what the viewer's log shows.
+step through. Its events are public; it reads only what the viewer's log shows. The record
+also states its ``outcome`` (:func:`record_outcome`: the result's code and totals) and its
+``basis`` (:func:`exchange_basis`: the declaration and every link, as the log lists them): the
+shape the option previews of :mod:`kessen.games.kobo.option_preview` predict and assume.
 """
 
 from __future__ import annotations
@@ -115,6 +118,74 @@ def summarize(events: Sequence[Mapping[str, Any]], seats: Mapping[int, int]) -> 
         "after": after,
         "game_end": game_end,
         "cleared": cleared,
+    }
+
+
+_BASIS_END = frozenset({"result", "game_end", "cleanup"})
+_SCORED = frozenset({"attacker_wins", "defender_wins", "tie_single", "tie_multi"})
+
+
+def exchange_basis(log: Sequence[Mapping[str, Any]], at: int | None = None) -> Json | None:
+    """What decided the last exchange of ``log`` declared at or before index ``at`` (default:
+    the end): its declaration and its links, up to its attack result (``None`` if there is no
+    declaration since the game's start).
+
+    ``{"attackers": [slot, …], "target": slot, "links": [[link, seat, slug, target], …]}``,
+    ``target`` being ``[seat, slot]`` for a card that chose a character, else ``None``; a
+    flipped surprise ability is a link too (its ``link`` is 0 when it resolved at once).
+    Two exchanges with the same basis, from the same board, resolve the same way: every link
+    and every character it reads is public.
+    """
+    start = EMPTY
+    for i in range(len(log) - 1 if at is None else at, -1, -1):
+        kind = log[i]["kind"]
+        if kind == "declare":
+            start = i
+            break
+        if kind == "game_start":
+            return None
+    if start == EMPTY:
+        return None
+    links: list[list[Any]] = []
+    for entry in log[start + 1 :]:
+        kind = entry["kind"]
+        if kind in _BASIS_END:
+            break
+        if kind == "activate":
+            target = entry.get("target_slot")
+            chosen = None if target is None else [entry["target_seat"], target]
+            links.append([entry["link"], entry["seat"], entry["card"], chosen])
+        elif kind == "surprise_flip":
+            links.append([entry["link"], entry["seat"], entry["card"], None])
+    declared = log[start]
+    return {"attackers": list(declared["attackers"]), "target": declared["target"], "links": links}
+
+
+def record_outcome(record: Mapping[str, Any]) -> Json | None:
+    """A resolution's outcome as a preview predicts it: ``{"outcome", "attack", "defence"}``
+    (the result's code and totals; ``outcome`` "game_end" with no totals when the game ended
+    before the attack result; ``None`` while neither has happened)."""
+    result = record.get("result")
+    if result is not None:
+        return {
+            "outcome": result["outcome"],
+            "attack": result.get("attack"),
+            "defence": result.get("defence"),
+        }
+    if record.get("game_end") is not None:
+        return {"outcome": "game_end", "attack": None, "defence": None}
+    return None
+
+
+def preview_outcome(preview: Mapping[str, Any]) -> Json:
+    """The outcome a :func:`chain_preview` (an exact one) predicts, in the shape of
+    :func:`record_outcome`."""
+    outcome = str(preview["outcome"])
+    scored = outcome in _SCORED
+    return {
+        "outcome": outcome,
+        "attack": preview.get("attack") if scored else None,
+        "defence": preview.get("defence") if scored else None,
     }
 
 
@@ -251,6 +322,7 @@ def resolution_record(
             break
     tail = log[closed + 1 :]
     record = summarize(tail, seats)
+    basis = exchange_basis(log, closed)
     result = record["result"]
     if result is not None:
         result["text"] = text.outcome_text(str(result["outcome"]), lang)
@@ -261,5 +333,7 @@ def resolution_record(
         "attacker_seat": attacker_seat,
         "declared": declared,
         **record,
+        "outcome": record_outcome(record),
+        "basis": basis,
         "done": any(e["kind"] in ("cleanup", "game_end") for e in tail),
     }

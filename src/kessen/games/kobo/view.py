@@ -13,6 +13,7 @@ from kessen.engine.contract import Json
 from kessen.games.kobo import surprise, text
 from kessen.games.kobo.decks import deck_to_json
 from kessen.games.kobo.effects import side_seat
+from kessen.games.kobo.option_preview import option_previews
 from kessen.games.kobo.preview import chain_preview, resolution_record
 from kessen.games.kobo.reasons import standby_warning, unplayable_reasons
 from kessen.games.kobo.state import (
@@ -280,6 +281,12 @@ def render(
         "resolution": resolution_record(log, lang) if aids else None,
         "why_not": (
             _why_not(state, viewer, lang)
+            if aids and viewer is not None and not everything
+            else None
+        ),
+        # What each of the deciding seat's options gives (its own view only).
+        "previews": (
+            option_previews(state, viewer, lang)
             if aids and viewer is not None and not everything
             else None
         ),

@@ -5,6 +5,7 @@
 import { t } from './kobo-strings.js';
 import { renderSurpriseZone } from './kobo-surprise.js';
 import { $, h, put } from '../shell/dom.js';
+import { term } from '../shell/glossary.js';
 import { infoable } from '../shell/info.js';
 import { renderLane } from '../shell/lane.js';
 import { isSpectator, levelName, me, seatLabel, seatName, whoseOf } from '../shell/seats.js';
@@ -69,7 +70,7 @@ export function cardEl(card, opts = {}) {
     }
     el.append(badge);
     if (card.base != null && card.printed != null && card.base !== card.printed) {
-      el.append(h('div', { class: `card-base ${card.base > card.printed ? 'up' : 'down'}`, text: `${t('base_lv')}${card.base}` }));
+      el.append(h('div', { class: `card-base ${card.base > card.printed ? 'up' : 'down'}` }, term('base_lv', t('base_lv')), `${card.base}`));
     }
   } else {
     el.append(h('div', { class: 'card-icon', text: kindGlyph(kind) }));
@@ -139,7 +140,7 @@ export function renderTopbar(v) {
       h('span', { class: 'sb-name theirs', text: seatName(top) })),
   );
   const parts = [];
-  if (v.turn === 0) parts.push(h('span', { class: 'ti-phase', text: t('standby_phase') }));
+  if (v.turn === 0) parts.push(h('span', { class: 'ti-phase' }, term('standby', t('standby_phase'))));
   else {
     parts.push(h('span', { class: 'ti-turn', text: t('turn', { n: v.turn }) }));
     parts.push(h('span', { class: `ti-who ${v.turn_player === bottom ? 'mine' : 'theirs'}`, text: t('seat_turn', { whose: whoseOf(v.turn_player) }) }));
@@ -147,6 +148,14 @@ export function renderTopbar(v) {
   parts.push(h('span', { class: 'ti-first muted', text: t('first', { who: seatName(v.first_player) }) }));
   if (v.session.mode === 'com_vs_com' || replay) parts.push(h('span', { class: 'ti-step muted', text: t('step', { step: v.history.step, steps: v.history.steps }) }));
   put($('#turninfo'), ...parts);
+}
+
+/** A text with one of its words marked as a glossary term (`word` as written in `text`; the
+ *  whole text is marked when the word is not in it). */
+export function termed(key, text, word) {
+  const at = word ? text.indexOf(word) : -1;
+  if (at < 0) return term(key, text);
+  return h('span', null, text.slice(0, at), term(key, word), text.slice(at + word.length));
 }
 
 /** The history buttons of the top bar (undo, redo, live, show all), for any ruleset. */
@@ -166,13 +175,20 @@ export function whyNot(v, zone, key, n) {
   return (v.why_not || []).find((w) => w.zone === zone && w[key] === n) || null;
 }
 
-/** Dim an unusable card's element and put its reason under it (readable without hovering). */
-function markWhy(el, why) {
+/** Dim an unusable card's element and put its reason under it (readable without hovering).
+ *  The element carries the sentence (`data-why`, also its accessible description) and the
+ *  code (`data-why-code`); the chip shows a few words. A card of a compact hand (a spine) has
+ *  no room for words: its chip is a bar, the words are on the hand's title. */
+function markWhy(el, why, compact = false) {
   if (!why) return el;
   el.classList.add('unusable');
-  el.dataset.why = why.code;
-  el.setAttribute('aria-description', why.text);
-  el.append(h('div', { class: 'why-chip', dataset: { code: why.code }, text: shortWhy(why) }));
+  el.dataset.why = why.text || shortWhy(why);
+  el.dataset.whyCode = why.code;
+  el.setAttribute('aria-description', why.text || shortWhy(why));
+  const chip = compact
+    ? h('div', { class: 'why-chip bar', dataset: { code: why.code }, title: why.text }, h('span', { class: 'sr-only', text: shortWhy(why) }))
+    : h('div', { class: 'why-chip', dataset: { code: why.code }, text: shortWhy(why) });
+  el.append(chip);
   return el;
 }
 
@@ -212,8 +228,8 @@ export function renderSide(v, seat, pos, keys) {
       if (c.attacking || c.target) slot.classList.add('sideways');
       if (declaring.includes(n)) slot.classList.add('declaring');
       const tags = [];
-      if (c.attacking) tags.push(h('span', { class: 'tag atk', text: t('attacking') }));
-      if (c.target) tags.push(h('span', { class: 'tag tgt', text: t('targeted') }));
+      if (c.attacking) tags.push(h('span', { class: 'tag atk' }, term('attacking', t('attacking'))));
+      if (c.target) tags.push(h('span', { class: 'tag tgt' }, term('attack_target', t('targeted'))));
       if (declaring.includes(n)) tags.push(h('span', { class: 'tag atk', text: t('chosen') }));
       if (tags.length) slot.append(h('div', { class: 'tags' }, tags));
       const proj = projected(v, seat, n);
@@ -243,31 +259,58 @@ export function renderSide(v, seat, pos, keys) {
   });
 
   const hands = h('div', { class: 'hands' });
-  hands.append(renderHand(v, seat, 'thand', p.tactics_hand));
-  if (p.hand.count > 0 || (p.hand.cards && p.hand.cards.length)) hands.append(renderHand(v, seat, 'hand', p.hand));
+  const withMain = p.hand.count > 0 || (p.hand.cards && p.hand.cards.length);
+  const compact = compactHand(v, seat, p);
+  hands.append(renderHand(v, seat, 'thand', p.tactics_hand, compact === 'thand'));
+  if (withMain) hands.append(renderHand(v, seat, 'hand', p.hand, compact === 'hand'));
+  // The sizes a wide screen fits the row with (kobo.css): full cards and spines.
+  const faces = (x, zone) => (x.cards && compact !== zone ? x.cards.length : 0);
+  hands.style.setProperty('--full', String(Math.max(1, faces(p.tactics_hand, 'thand') + (withMain ? faces(p.hand, 'hand') : 0))));
+  hands.style.setProperty('--spines', String(compact ? (compact === 'thand' ? p.tactics_hand : p.hand).cards.length : 0));
+  hands.style.setProperty('--hand-gaps', String(withMain ? 1 : 0));
+  hands.classList.toggle('with-spines', !!compact);
   const zone = renderSurpriseZone(v, seat);
   if (zone) withEnter(zone.querySelector('.kb-sz-slot'), slotKey(seat, 'z', 1), zone.dataset.state, keys);
   const handRow = h('div', { class: `hand-row${zone ? ' with-sz' : ''}` }, hands, zone);
 
-  battle.prepend(h('div', { class: 'row-label', text: t('battle_area') }));
-  strategy.prepend(h('div', { class: 'row-label', text: t('strategy_area') }));
+  battle.prepend(h('div', { class: 'row-label' }, term('battle_area', t('battle_area'))));
+  strategy.prepend(h('div', { class: 'row-label' }, term('strategy_area', t('strategy_area'))));
   return pos === 'top' ? [handRow, strategy, battle] : [battle, strategy, handRow];
 }
 
-function renderHand(v, seat, zone, hand) {
-  const title = t(zone);
-  const box = h('div', { class: `hand hand-${zone}`, dataset: { seat, zone } });
-  box.append(h('div', { class: 'hand-title' }, title, h('span', { class: 'count', text: hand.count })));
+/** The hand a side shows edge-on (as spines) when both of its hands are face up (the second
+ *  player's standby: seven tactics beside the main hand): the one none of whose cards can be
+ *  used now, the tactics hand first. Only a wide screen draws spines (kobo.css); elsewhere the
+ *  hands wrap onto more rows. */
+function compactHand(v, seat, p) {
+  const faces = (x) => !!(x && x.cards && x.cards.length);
+  if (!faces(p.tactics_hand) || !faces(p.hand)) return null;
+  if (seat !== me()) return 'thand';
+  const idle = (whyZone, cards) => cards.every((c, i) => whyNot(v, whyZone, 'index', i));
+  if (idle('tactics_hand', p.tactics_hand.cards)) return 'thand';
+  if (idle('hand', p.hand.cards)) return 'hand';
+  return null;
+}
+
+function renderHand(v, seat, zone, hand, compact = false) {
+  const key = zone === 'thand' ? 'tactics_hand' : 'main_hand';
+  const box = h('div', { class: `hand hand-${zone}${compact ? ' compact' : ''}`, dataset: { seat, zone } });
+  const title = h('div', { class: 'hand-title' }, term(key, t(zone)), h('span', { class: 'count', text: hand.count }));
+  box.append(title);
   const cards = h('div', { class: `hand-cards ${hand.cards ? 'faces' : 'backs'}` });
   if (hand.cards) {
     const whyZone = zone === 'thand' ? 'tactics_hand' : 'hand';
+    const reasons = new Set();
     hand.cards.forEach((c, i) => {
-      const wrap = h('div', { class: 'hand-card', dataset: { zone, seat, index: i + 1, slug: c.slug } }, cardEl(c, { size: 's' }));
+      const wrap = h('div', { class: `hand-card${compact ? ' spine' : ''}`, dataset: { zone, seat, index: i + 1, slug: c.slug } }, cardEl(c, { size: 's' }));
       const why = seat === me() ? whyNot(v, whyZone, 'index', i) : null;
-      markWhy(wrap, why);
+      if (why) reasons.add(shortWhy(why));
+      markWhy(wrap, why, compact);
       infoable(wrap, { type: 'card', card: c, seat, zone, why });
       cards.append(wrap);
     });
+    // A compact hand's cards share their reason: said once, on its title.
+    if (compact && reasons.size) title.append(h('span', { class: 'hand-why', text: [...reasons].join(t('list_sep')) }));
   } else {
     const n = Math.min(hand.count, 10);
     for (let i = 0; i < n; i++) cards.append(h('div', { class: 'hand-card back-only' }, cardEl(null, { size: 'xs' })));
@@ -282,7 +325,7 @@ export function renderPiles(v, seat) {
   const pile = (kind, count, face, label) => {
     const el = h('div', { class: `pile pile-${kind}`, dataset: { pile: kind, seat } },
       h('div', { class: 'pile-stack' }, face),
-      h('div', { class: 'pile-label' }, h('span', { text: label }), h('span', { class: 'pile-count', text: count })));
+      h('div', { class: 'pile-label' }, h('span', null, label), h('span', { class: 'pile-count', text: count })));
     infoable(el, { type: 'pile', pile: kind, seat });
     return el;
   };
@@ -293,14 +336,14 @@ export function renderPiles(v, seat) {
   const head = h('div', { class: `side-head ${mine ? 'mine' : 'theirs'}` },
     h('span', { class: 'side-name', text: seatLabel(seat), title: v.session.com[String(seat)] ? `COM: ${levelName(v.session.com[String(seat)])}` : null }),
     h('span', { class: 'side-deck muted', text: p.deck.name }),
-    h('span', { class: `side-pass${p.passes >= 2 ? ' warn' : ''}`, text: t('passes', { n: p.passes }) }),
-    h('span', { class: 'side-rem muted', text: t('remaining', { n: p.remaining }) }),
+    h('span', { class: `side-pass${p.passes >= 2 ? ' warn' : ''}` }, termed('pass', t('passes', { n: p.passes }), t('pass_word'))),
+    h('span', { class: 'side-rem muted' }, termed('remaining', t('remaining', { n: p.remaining }), t('remaining_word'))),
     v.turn_player === seat && v.turn > 0 ? h('span', { class: 'side-turn', title: t('seat_turn', { whose: whoseOf(seat) }), text: '●' }) : null);
   const grid = h('div', { class: 'pile-grid' },
-      pile('main', p.main_deck, back(p.main_deck), t('pile_main')),
-      pile('tactics', p.tactics_deck, back(p.tactics_deck), t('pile_tactics')),
-      pile('retreat', p.retreat.length, topRetreat, t('pile_retreat')),
-      pile('excluded', p.excluded.length, topExcl, t('pile_excluded')));
+      pile('main', p.main_deck, back(p.main_deck), term('main_deck', t('pile_main'))),
+      pile('tactics', p.tactics_deck, back(p.tactics_deck), term('tactics_deck', t('pile_tactics'))),
+      pile('retreat', p.retreat.length, topRetreat, term('retreat', t('pile_retreat'))),
+      pile('excluded', p.excluded.length, topExcl, term('excluded', t('pile_excluded'))));
   return mine ? [grid, head] : [head, grid];
 }
 

@@ -4,6 +4,7 @@
 import { cardDef, cardEl, cat, KIND_ORDER, kindLabel, reasonText, resultText } from './kobo-board.js';
 import { t } from './kobo-strings.js';
 import { $, h, put } from '../shell/dom.js';
+import { term } from '../shell/glossary.js';
 import { infoable } from '../shell/info.js';
 import { closeOverlay, openOverlay } from '../shell/overlay.js';
 import { isSpectator, me, seatName, whoseOf } from '../shell/seats.js';
@@ -108,16 +109,16 @@ function cardInfo(card, info) {
   const stats = [];
   if (kind === 'character') {
     if (card.lv != null) {
-      stats.push(h('span', { class: 'stat' }, `${t('cur_lv')} `, h('b', { text: card.lv })));
-      stats.push(h('span', { class: 'stat' }, `${t('base_lv')} `, h('b', { text: card.base })));
+      stats.push(h('span', { class: 'stat' }, term('lv', t('cur_lv')), ' ', h('b', { text: card.lv })));
+      stats.push(h('span', { class: 'stat' }, term('base_lv', t('base_lv')), ' ', h('b', { text: card.base })));
       stats.push(h('span', { class: 'stat muted' }, `${t('printed_lv')} ${card.printed}`));
     } else {
       stats.push(h('span', { class: 'stat' }, 'Lv ', h('b', { text: d.lv })));
     }
   }
   const badges = [];
-  if (d.limited) badges.push(h('span', { class: 'badge limited', text: t('limited') }));
-  if (d.chain_again) badges.push(h('span', { class: 'badge chain', text: t('chain_again') }));
+  if (d.limited) badges.push(h('span', { class: 'badge limited' }, term('limited', t('limited'))));
+  if (d.chain_again) badges.push(h('span', { class: 'badge chain' }, term('chain_again', t('chain_again'))));
   if (card.attacking) badges.push(h('span', { class: 'badge atk', text: t('attacking') }));
   if (card.target) badges.push(h('span', { class: 'badge tgt', text: t('targeted') }));
   return [

@@ -1,7 +1,7 @@
 // Kōbō (攻防) operation panel: the prompt, its choices as buttons, the pass confirmation, the
 // board places each choice names (they glow and can be clicked), and short action texts.
 
-import { bannerInfo, cardDef, cardName, catalogs, splitAction } from './kobo-board.js';
+import { bannerInfo, cardDef, cardName, catalogs, splitAction, termed } from './kobo-board.js';
 import { showMatchOver } from './kobo-info.js';
 import { t } from './kobo-strings.js';
 import {
@@ -10,6 +10,7 @@ import {
 import { act, choose } from '../shell/connection.js';
 import { finish, P } from './kobo-fight.js';
 import { $, $$, h, put } from '../shell/dom.js';
+import { term } from '../shell/glossary.js';
 import { showInfo } from '../shell/info.js';
 import { isMyPrompt, online, seatName } from '../shell/seats.js';
 import { S, scheduleRender } from '../shell/state.js';
@@ -249,7 +250,7 @@ export function renderOps(v) {
 
   const ctx = p.context || {};
   const prompt = p.prompt === 'surprise' ? flipPanel(v) : h('div', { class: 'ops-prompt' },
-    h('div', { class: 'ops-title', text: t(`pt_${p.prompt}`) }),
+    h('div', { class: 'ops-title' }, promptTitle(p.prompt)),
     h('p', { class: 'ops-expl', text: promptText(v) }),
     turnNotes(v));
   if (p.prompt === 'declare') {
@@ -258,7 +259,7 @@ export function renderOps(v) {
       return c ? t('slot_named', { n, name: c.name }) : `${n}`;
     }).join(t('list_sep'));
     prompt.append(h('p', { class: 'ops-note', text: t('chosen_attackers', { list, total: ctx.total ?? 0 }) }));
-    prompt.append(h('p', { class: 'ops-note muted', text: t('cap_note') }));
+    prompt.append(h('p', { class: 'ops-note muted' }, termed('attack_cap', t('cap_note'), t('cap_word'))));
   }
   if (ctx.warning && ctx.warning.text) {
     prompt.append(h('p', { class: 'ops-warning warn', role: 'note', dataset: { code: ctx.warning.code }, text: ctx.warning.text }));
@@ -281,6 +282,9 @@ export function renderOps(v) {
     const actions = h('div', { class: 'ops-actions' });
     // Picking the tactics hand: each card once, with the copies the tactics deck still holds.
     const left = p.legal.some((a) => a.startsWith('take ')) ? tacticsLeft(v) : null;
+    // While a choice is being sent (or the connection is lost) the options wait, and say why.
+    const waiting = S.awaiting != null || !online();
+    const why = waiting ? t(online() ? 'why_sending' : 'why_offline') : null;
     for (const a of p.legal) {
       const c = cardOf(a, v);
       const kind = c ? (c.kind || (cardDef(c.slug) || {}).kind) : null;
@@ -289,8 +293,9 @@ export function renderOps(v) {
       const btn = h('button', {
         type: 'button',
         class: `act verb-${verb}${kind ? ` kind-${kind}` : ''}`,
-        dataset: { action: a },
-        disabled: S.awaiting != null || !online(),
+        dataset: why ? { action: a, why } : { action: a },
+        disabled: waiting,
+        'aria-description': why,
         title: cardTip(c),
         onclick: () => choose(a),
         onmouseenter: () => setHover(a),
@@ -308,6 +313,20 @@ export function renderOps(v) {
   const focus = defaultFocus(v);
   kids.push(h('div', { class: 'ops-text', id: 'ops-text' }, focus ? textInner(focus) : null));
   put(body, ...kids);
+}
+
+/** The prompt's name, its jargon marked as a glossary term. */
+function promptTitle(prompt) {
+  const text = t(`pt_${prompt}`);
+  switch (prompt) {
+    case 'chain': return term('chain', text);
+    case 'declare': return term('declare', text);
+    case 'penalty': return term('pass_penalty', text);
+    case 'standby': return term('standby', text);
+    case 'tactics': return termed('tactics_hand', text, t('thand'));
+    case 'tie': return termed('attack_result', text, t('result_word'));
+    default: return text;
+  }
 }
 
 /** The card in question when no option is under the pointer: the prompt's card, or in a

@@ -60,7 +60,6 @@ const STRINGS = {
     act_exclude_trap: '伏せた罠 {n}番を除外', act_secret: '非公開の選択', game_name: '攻防 Kōbō',
     game_desc: '罠と戦術のカードバトル（3本勝負）',
     peek_tag: '伏', glyph_deploy: '展', glyph_trap: '罠', glyph_tactic: '戦', glyph_character: '兵',
-    pace_title: '解決の再生速度', pace_off: 'なし（すぐ表示）', pace_fast: '速い', pace_normal: 'ふつう', pace_slow: 'ゆっくり',
     fx_out: '撤退', if_resolved: 'このまま解決すると', if_unknown: '結果はまだ読めません', vs: '対',
     last_result: '直前の攻防', attacking_side: '攻撃側', defending_side: '防御側',
     fx_lv: '{name}：Lv{amount} → Lv{lv}', fx_lv_perm: '{name}：元Lv{amount}（元Lv{base}・Lv{lv}）',
@@ -73,6 +72,7 @@ const STRINGS = {
     why_no_chain: '連鎖中のみ', why_timing_defending: '防御時のみ', why_timing_attacking: '攻撃時のみ',
     why_no_link: '無効にする連鎖なし', why_no_target: '対象がいない', why_strategy_full: '作戦エリア満杯',
     why_no_priority: '相手の応答中', why_busy: '別の選択中', why_not_your_turn: '相手の番', why_lv_cap: '合計Lvが多すぎる',
+    why_sending: '送信中です。', why_offline: 'サーバーとの接続が切れています。', pass_word: 'パス', remaining_word: '罠・戦術 残り', cap_word: '合計Lvが攻撃対象のLv＋1以下', result_word: '攻撃結果',
     why_label: '今は使えない理由：', slot_named: '{n}「{name}」', list_sep: ' ', where_log: 'ログ',
     // The surprise zone (optional rule, games/kobo-surprise.js).
     sz_zone: 'サプライズ', sz_empty: '空き', sz_used: '済', sz_used_tip: 'このターンはセットかクリアをしました',
@@ -160,7 +160,6 @@ const STRINGS = {
     act_secret: 'a hidden choice', game_name: 'Kōbō (攻防)',
     game_desc: 'A card battle of traps and tactics (best of three)',
     peek_tag: 'Set', glyph_deploy: 'Dp', glyph_trap: 'Tr', glyph_tactic: 'Ta', glyph_character: 'Ch',
-    pace_title: 'Resolution playback', pace_off: 'Off (instant)', pace_fast: 'Fast', pace_normal: 'Normal', pace_slow: 'Slow',
     fx_out: 'out', if_resolved: 'If resolved now', if_unknown: 'The result cannot be told yet', vs: 'vs',
     last_result: 'Last exchange', attacking_side: 'Attacking side', defending_side: 'Defending side',
     fx_lv: '{name}: Lv {amount} → Lv {lv}', fx_lv_perm: '{name}: base Lv {amount} (base Lv {base}, Lv {lv})',
@@ -173,6 +172,7 @@ const STRINGS = {
     why_no_chain: 'Only in a chain', why_timing_defending: 'Only when defending', why_timing_attacking: 'Only when attacking',
     why_no_link: 'No link to negate', why_no_target: 'No target', why_strategy_full: 'Strategy area full',
     why_no_priority: 'Opponent answering', why_busy: 'Another choice first', why_not_your_turn: "Opponent's turn", why_lv_cap: 'Total Lv too high',
+    why_sending: 'Sending your choice.', why_offline: 'The connection to the server is lost.', pass_word: 'Passes', remaining_word: 'Traps+tactics', cap_word: "their total Lv may be at most the target's Lv + 1", result_word: 'Attack result',
     why_label: 'Why not now: ', slot_named: 'slot {n} {name}', list_sep: ', ', where_log: 'Log',
     // The surprise zone (optional rule, games/kobo-surprise.js).
     sz_zone: 'Surprise', sz_empty: 'empty', sz_used: 'Used', sz_used_tip: 'Set or Clear was done this turn',

@@ -121,7 +121,10 @@ export function act(action) {
     }
     S.hover = null;
     // Nothing may be chosen twice: disable every choice at once, before the next frame.
-    for (const b of $$('#ops button.act')) b.disabled = true;
+    for (const b of $$('#ops button.act')) {
+      b.disabled = true;
+      b.dataset.why = t('why_sending'); // a disabled choice says why, even for one frame
+    }
     for (const e of $$('.selectable')) e.classList.remove('selectable');
     document.body.dataset.myTurn = '0';
     S.opsSig = '';
