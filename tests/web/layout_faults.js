@@ -65,7 +65,7 @@
     if (e.tagName === 'A' && getComputedStyle(e).display === 'inline') continue;
     // So is a glossary word in a line of text (a label, a title, a sentence): it is text that
     // explains itself on focus, not a control.
-    if (e.classList.contains('term') && getComputedStyle(e).display === 'inline') continue;
+    if (e.classList.contains('term')) continue;
     // A field's label is pressed as the field itself: their boxes together are the target.
     const boxes = [e, ...(e.labels || [])].map((x) => x.getBoundingClientRect());
     const r = {

@@ -1,7 +1,9 @@
 """Project Maken in the browser: a whole game against COM played only by clicking, with a DA or
 TA option chosen, an instant-gauge cancel paid, a helper bet made and an RV seen; the operation
-panel offering exactly the legal list at every step; the opponent's hidden cards never in the
-page; the English switch; screenshots of the board at desktop and phone sizes.
+panel offering exactly the legal list at every step; the table agreeing with the view (meters,
+card faces with 速 間 攻 pictograms, the top card drawn large); the opponent's hidden cards never
+in the page; the character picker's cards; the English switch; screenshots of the board at
+desktop and phone sizes.
 
 The clicks come from what the page offers (the operation panel's buttons and the glowing cards
 of the board); the player follows a fixed policy over them, so a seed gives the same game on
@@ -23,7 +25,7 @@ from kessen.server.app import create_app
 from kessen.server.hub import Hub
 from kessen.store.match_store import MatchStore
 from tests.serving import running
-from tests.web.driver import pending, reach_choice, settle, shot, view
+from tests.web.driver import pending, press, reach_choice, settle, shot, view
 
 SEED = 9
 DECKS = ("SO", "GA")
@@ -43,7 +45,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Hub]
 
 @pytest.fixture()
 def mpage(context: Any, served: tuple[str, Hub]) -> Iterator[Any]:
-    """A page of the served app; the test fails on a JavaScript error."""
+    """A page of the served app (judges shown at once: the playback has tests of its own,
+    tests/web/test_maken_clarity.py); the test fails on a JavaScript error."""
+    context.add_init_script(
+        "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'off'}))"
+    )
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda err: errors.append(str(err)))
@@ -59,13 +65,16 @@ def mpage(context: Any, served: tuple[str, Hub]) -> Iterator[Any]:
 
 
 def start_maken(page: Any, mode: str = "vs_com", seed: int = SEED) -> None:
-    """Choose Maken on the start screen, both characters, the mode and the seed; start."""
+    """Choose Maken on the start screen, the mode, both characters (their picker cards), the
+    rule-based COM and the seed; start."""
     page.wait_for_selector("#start:not([hidden])")
     page.check('input[name=game][value="maken"]')
     page.wait_for_selector("#maken-options:not([hidden]) #mk-deck-0")
     page.check(f'input[name=mode][value="{mode}"]')
-    page.select_option("#mk-deck-0", DECKS[0])
-    page.select_option("#mk-deck-1", DECKS[1])
+    page.check(f'#mk-deck-0 input[value="{DECKS[0]}"]')
+    page.check(f'#mk-deck-1 input[value="{DECKS[1]}"]')
+    # The rule-based COM: it answers at once, from the seed and the prompt only.
+    page.select_option("#com-level", "heuristic")
     if not page.evaluate("document.querySelector('#start details.advanced').open"):
         page.click("#start details.advanced summary")
     page.fill("#seed", str(seed))
@@ -245,6 +254,46 @@ def check_situation(page: Any, v: dict[str, Any]) -> str:
     return str(sit["kind"])
 
 
+def check_table(page: Any, v: dict[str, Any]) -> None:
+    """The board as a card table agrees with the view: each player's LP, damage and gauge are
+    meters (role=meter, named, their value the view's), every face-up attack card shows 速 間 攻
+    as pictograms with their words and the numbers the view gives, and the top card of each
+    attack field is the one drawn large."""
+    down_at = (v.get("config") or {}).get("downAt", 10)
+    for seat in (0, 1):
+        p = v["players"][seat]
+        half = f'#mk-board .mk-half[data-seat="{seat}"]'
+        meters = page.evaluate(
+            """h => Object.fromEntries(Array.from(document.querySelectorAll(h + ' [role=meter]'),
+                 m => [m.dataset.meter, ['aria-label', 'aria-valuenow', 'aria-valuemax']
+                   .map(a => m.getAttribute(a))]))""",
+            half,
+        )
+        assert meters["damage"][1:] == [str(p["damage"]), str(max(down_at, p["damage"]))], meters
+        assert meters["gauge"][1] == str(p["gauge"]) and meters["lp"][1] == str(p["lp"]), meters
+        assert all(m[0] for m in meters.values()), meters
+        faces = page.evaluate(
+            """h => Array.from(document.querySelectorAll(h + ' .mk-field .mk-card')).map(c => ({
+                 top: c.classList.contains('top'), index: Number(c.dataset.index),
+                 stats: Array.from(c.querySelectorAll('.mk-stat'), s => [
+                   s.querySelector('.mk-st-k').textContent.trim(), !!s.querySelector('.mk-ic svg'),
+                   s.querySelector('b').textContent])}))""",
+            half,
+        )
+        assert len(faces) == len(p["field"]), (faces, p["field"])
+        tops = [f["index"] for f in faces if f["top"]]
+        assert tops == ([len(p["field"]) - 1] if p["field"] else []), faces
+        for f in faces:
+            e = p["field"][f["index"]]
+            if e.get("face") != "up":
+                continue
+            words = [w for w, _, _ in f["stats"]]
+            assert len(words) == 3 and all(w for w in words), f
+            assert all(svg for _, svg, _ in f["stats"]), f"a stat without its pictogram: {f}"
+            values = [b for _, _, b in f["stats"]]
+            assert values == [str(e["data"]["spd"]), e["distance"], str(e["data"]["atk"])], (f, e)
+
+
 def check_pickable(page: Any) -> bool:
     """A card with several choices narrows the panel to them, and the panel widens again."""
     el = page.locator("#mk-board .mk-card.pickable").first
@@ -312,6 +361,7 @@ def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> N
             shots = 2
         prompt = v["pending"]["prompt"]
         situations.add(check_situation(page, v))
+        check_table(page, v)
         if shots and "pay" not in moments and prompt == "pay":
             moments.add("pay")
             shot(page, "maken_desktop_pay")
@@ -349,6 +399,53 @@ def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> N
     assert picked, "no card with several choices was offered"
 
 
+def test_character_picker(mpage: Any) -> None:
+    """The start screen picks each character as a card: its pictogram, name, style, a short
+    description, its deck's average 速 間 攻 and its signature card for the player's seat, the
+    compact card for the opponent's, in Japanese and English; the cards picked are the decks
+    the game starts with."""
+    page = mpage
+    page.wait_for_selector("#start:not([hidden])")
+    page.check('input[name=game][value="maken"]')
+    page.wait_for_selector("#maken-options:not([hidden]) #mk-deck-0 .mk-char-card")
+    cards = page.evaluate(
+        """Array.from(document.querySelectorAll('#mk-deck-0 .mk-char-card'), c => ({
+             code: c.querySelector('input').value, name: c.querySelector('.mk-pk-name').textContent,
+             style: c.querySelector('.mk-pk-style').textContent,
+             about: c.querySelector('.mk-pk-about').textContent,
+             stats: c.querySelectorAll('.mk-pk-stat').length,
+             sig: c.querySelector('.mk-pk-sig').textContent,
+             icon: !!c.querySelector('.mk-portrait svg')}))"""
+    )
+    assert [c["code"] for c in cards] == ["SO", "RI", "MI", "GA"], cards
+    for c in cards:
+        assert c["name"] and c["style"] and len(c["about"]) >= 20 and c["stats"] == 3, c
+        assert c["sig"].startswith("切り札") and c["icon"], c
+    assert page.locator("#mk-deck-1 .mk-char-card.compact").count() == 4
+    shot(page, "maken_picker_ja")
+    page.click('#start [data-lang="en"]')
+    page.wait_for_function(
+        "() => document.querySelector('#mk-deck-0 .mk-pk-style').textContent === 'Balanced'"
+    )
+    assert "Trump card" in page.inner_text("#mk-deck-0")
+    page.click('#start [data-lang="ja"]')
+    page.wait_for_function(
+        "() => document.querySelector('#mk-deck-0 .mk-pk-style').textContent === 'バランス型'"
+    )
+    page.click('#mk-deck-0 .mk-char-card:has(input[value="RI"]) .mk-pk-about')
+    page.click('#mk-deck-1 .mk-char-card:has(input[value="MI"]) .mk-pk-name')
+    assert page.is_checked('#mk-deck-0 input[value="RI"]')
+    page.check('input[name=mode][value="com_vs_com"]')  # the options are drawn again, kept
+    assert page.is_checked('#mk-deck-0 input[value="RI"]')
+    assert page.is_checked('#mk-deck-1 input[value="MI"]')
+    page.check('input[name=mode][value="vs_com"]')
+    page.select_option("#com-level", "heuristic")
+    page.click("#start-button")
+    page.wait_for_selector("#mk-board .mk-half.bottom .mk-portrait svg")
+    v = view(page)
+    assert [p["character"]["code"] for p in v["players"]] == ["RI", "MI"]
+
+
 def test_phone_board_and_watching(browser: Any, served: tuple[str, Hub]) -> None:
     """On a phone (390×844, touch) the board fits the width and a tap on a glowing card reads
     it (the panel's button acts); then COM vs COM is watched to its end."""
@@ -374,7 +471,8 @@ def test_phone_board_and_watching(browser: Any, served: tuple[str, Hub]) -> None
                     v["pending"]["prompt_id"]
                 ), "a tap must read, not act"
                 reach_choice(page, f'#ops button.act[data-action="{action}"]', True)
-                page.locator(f'#ops button.act[data-action="{action}"]').tap()
+                # A tap on an option with a preview shows it; press taps again to act.
+                press(page, f'#ops button.act[data-action="{action}"]', True)
                 page.wait_for_function(
                     f"() => document.body.dataset.promptId !== '{v['pending']['prompt_id']}'"
                 )
@@ -386,7 +484,7 @@ def test_phone_board_and_watching(browser: Any, served: tuple[str, Hub]) -> None
             action = policy.pick(legal, v)
             before = v["pending"]["prompt_id"]
             reach_choice(page, f'#ops button.act[data-action="{action}"]', True)
-            page.locator(f'#ops button.act[data-action="{action}"]').tap()
+            press(page, f'#ops button.act[data-action="{action}"]', True)
             page.wait_for_function(f"() => document.body.dataset.promptId !== '{before}'")
         assert tapped
         wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

@@ -16,7 +16,7 @@ from kessen.engine.contract import Json
 from kessen.engine.glossary import packaged_glossary
 from kessen.engine.players import Player, RandomPlayer
 from kessen.games.maken.cards import DATA_HASH
-from kessen.games.maken.catalog import catalog
+from kessen.games.maken.catalog import catalog, icon_credits
 from kessen.games.maken.config import default_config
 from kessen.games.maken.game import new_game
 from kessen.games.maken.state import MakenState
@@ -70,6 +70,7 @@ registry.register(
         secret_action=secret_action,
         fixed_deal=fixed_deal,
         rules_document=registry.packaged_rules(__name__),
+        credits=icon_credits,
         glossary=packaged_glossary(__name__),
     )
 )

@@ -1,19 +1,35 @@
-"""The public card and rule catalogue of Maken for clients: cards, decks, switches, characters."""
+"""The public card and rule catalogue of Maken for clients: cards, decks, switches, characters.
+
+Besides the rules' data it carries what the board and the start screen draw with: each
+character's pictogram, style and short description (``data/character_cards.toml``) with its starter
+deck's averages, and the pictograms of ``data/icons.json``: a subset of the game-icons set
+(https://game-icons.net, CC BY 3.0) vendored the way Kōbō's is (see
+``kessen.games.kobo.icons``, whose loader and ``vendor`` it reuses), its licence and each
+icon's author inside. To change the subset, edit :data:`ICON_NAMES` and rerun ``vendor`` with
+the npm package ``@iconify-json/game-icons``, the set repository's file list and its
+``license.txt``, as that module's docstring shows.
+"""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from kessen.engine.contract import Json
+from kessen.games.kobo.icons import IconSet, load_icons
 from kessen.games.maken.cards import (
     CARD,
     CHARACTER_NAMES,
     DATA_HASH,
     DECKS,
+    Card,
+    ability_text,
     card_text,
     distance_text,
+    raw_text,
 )
 from kessen.games.maken.config import SWITCHES
 from kessen.games.maken.rules import DA_OPTIONS, OPTION_JA, TA_OPTIONS
@@ -27,6 +43,56 @@ def catalog(lang: str, config: Mapping[str, Any] | None = None) -> Json:
     '0'
     """
     return _catalog(lang)
+
+
+ICONS_PATH = Path(__file__).parent / "data" / "icons.json"
+"""Maken's vendored pictograms, with the set's licence and each icon's author."""
+
+ICON_NAMES = (
+    # the card data and the counts of the board
+    "sprint",  # 速度
+    "horizontal-flip",  # 間合
+    "crossed-swords",  # 攻撃値
+    "battery-pack",  # ゲージ, a card's cost and gain
+    "bleeding-wound",  # ダメージ
+    "hearts",  # LP
+    "lungs",  # スタミナ
+    "poker-hand",  # 手札
+    "card-discard",  # ダスト
+    "shaking-hands",  # 助っ人
+    "flying-flag",  # TP
+    "on-target",  # a hit
+    "rune-sword",  # a card's back
+    # the situation (§7)
+    "sword-clash",  # 拮抗
+    "checked-shield",  # ガードしている
+    "mailed-fist",  # ガードさせている
+    "broken-shield",  # 無防備
+    # support cards' duration
+    "hourglass",  # ターン
+    "anchor",  # 持続
+    # the characters (character_cards.toml's icon)
+    "katana",
+    "high-kick",
+    "scroll-unfurled",
+    "wolf-head",
+    "yin-yang",
+)
+"""The icons Maken uses (the board names them; character_cards.toml names the characters')."""
+
+
+def maken_icons() -> IconSet:
+    """The vendored icon subset (checked: no active SVG content)."""
+    return load_icons(ICONS_PATH)
+
+
+def icon_credits() -> list[Json]:
+    """The licence and authors of Maken's pictograms, for the credits screen.
+
+    >>> icon_credits()[0]["license"]["spdx"]
+    'CC-BY-3.0'
+    """
+    return [maken_icons().credits()]
 
 
 _STAT_WORDS = {
@@ -57,6 +123,70 @@ def option_effect(name: str, lang: str) -> str:
     return text
 
 
+def _deck_style(code: str) -> Json:
+    """The starter deck of ``code`` in numbers: its attack, support and helper cards and the
+    mean speed, front distance and attack of its attack cards (one decimal)."""
+    deck = DECKS[code]
+    counted = [(CARD[cid], n) for cid, n in deck.cards.items()]
+    attacks = [(c, n) for c, n in counted if c.kind == "attack"]
+    n_attack = sum(n for _, n in attacks)
+
+    def mean(values: list[tuple[int, int]]) -> float:
+        return round(sum(v * n for v, n in values) / max(1, n_attack), 1)
+
+    return {
+        "cards": sum(n for _, n in counted),
+        "attack": n_attack,
+        "support": sum(n for c, n in counted if c.kind != "attack"),
+        "helpers": sum(n for c, n in counted if c.character not in (code, "GE")),
+        "spd": mean([(c.spd, n) for c, n in attacks]),
+        "front": mean([(c.front, n) for c, n in attacks]),
+        "atk": mean([(c.atk, n) for c, n in attacks]),
+    }
+
+
+@cache
+def _character_data() -> dict[str, dict[str, Any]]:
+    """Each character's names (characters.toml, part of the card data's hash) with how the
+    picker shows it (character_cards.toml, presentation only: not hashed)."""
+    names: dict[str, dict[str, Any]] = tomllib.loads(raw_text("characters.toml"))["character"]
+    shown: dict[str, dict[str, Any]] = tomllib.loads(raw_text("character_cards.toml"))["character"]
+    return {code: {**shown.get(code, {}), **entry} for code, entry in names.items()}
+
+
+def character_info(lang: str) -> Json:
+    """Each character for the picker and the board: name, pictogram, style, description, its
+    signature card and (a character with a starter deck) that deck's style in numbers.
+
+    >>> info = character_info("en")
+    >>> info["RI"]["style"], info["RI"]["deck"]["spd"] > info["GA"]["deck"]["spd"]
+    ('Speed', True)
+    """
+    suffix = "ja" if lang == "ja" else "en"
+    names = maken_icons().names
+    out: dict[str, Json] = {}
+    for code, raw in _character_data().items():
+        icon = str(raw.get("icon", ""))
+        signature = str(raw.get("signature", ""))
+        out[code] = {
+            "code": code,
+            "name": CHARACTER_NAMES[code][0 if lang == "ja" else 1],
+            "icon": icon if icon in names else "",
+            "style": str(raw.get(f"style_{suffix}", "")),
+            "about": str(raw.get(f"about_{suffix}", "")),
+            "signature": signature if signature in CARD else "",
+            "signature_name": CARD[signature].name(lang) if signature in CARD else "",
+            "deck": _deck_style(code) if code in DECKS else None,
+        }
+    return out
+
+
+def _effect_text(card: Card, lang: str) -> str:
+    """A card's abilities in words (its text without the data line and labels): what the
+    card face prints under its numbers."""
+    return ("　" if lang == "ja" else " ").join(ability_text(a, lang) for a in card.abilities)
+
+
 @cache
 def _catalog(lang: str) -> Json:
     cards = {
@@ -72,6 +202,7 @@ def _catalog(lang: str) -> Json:
             "tags": list(c.tags),
             "duration": c.duration,
             "text": card_text(c, lang),
+            "effect": _effect_text(c, lang),
         }
         for c in CARD.values()
     }
@@ -84,6 +215,7 @@ def _catalog(lang: str) -> Json:
         }
         for s in SWITCHES
     }
+    icons = maken_icons()
     options = {
         name: {
             "copies": n,
@@ -97,6 +229,8 @@ def _catalog(lang: str) -> Json:
         "cards": cards,
         "decks": {k: d.model_dump() for k, d in DECKS.items()},
         "characters": {k: (ja if lang == "ja" else en) for k, (ja, en) in CHARACTER_NAMES.items()},
+        "character_info": character_info(lang),
+        "icons": {name: icons.svg(name) for name in ICON_NAMES if name in icons.names},
         "switches": switches,
         "options": options,
         "data_hash": DATA_HASH,

@@ -228,7 +228,10 @@ def _pre(state: MakenState, seat: int, action: Action) -> None:
     else:
         entry = _find_support(state, seat, slug, int(verb == "clear"))
         state.support[seat].remove(entry)
-        state.emit("clear", {"seat": seat, "card": state.cards[entry[S_INST]]})
+        state.emit(
+            "clear",
+            {"seat": seat, "card": state.cards[entry[S_INST]], "opened": bool(entry[S_OPEN])},
+        )
         dust_send(state, seat, entry[S_INST], entry[S_HP])
 
 

@@ -154,7 +154,9 @@ def play(
     while state.pending is not None:
         seat = state.pending.seat
         legal = state.legal_actions()
-        action = players[seat].choose(state.view(seat), legal) if len(legal) > 1 else legal[0]
+        action = (
+            players[seat].choose(state.decision_view(seat), legal) if len(legal) > 1 else legal[0]
+        )
         _watch(state, action, counts, seen)
         state.apply(action)
     extra = _from_log(state, counts)

@@ -172,6 +172,10 @@ class MakenState(GameState):
         """The board and log as ``viewer`` may see them (§10)."""
         return _mod("view").view(self, viewer, lang, everything=False)  # type: ignore[no-any-return]
 
+    def decision_view(self, seat: int) -> Json:
+        """The seat's view without the aids drawn for people (see ``GameState``)."""
+        return _mod("view").view(self, seat, "ja", everything=False, aids=False)  # type: ignore[no-any-return]
+
     def view_all(self, lang: str = "ja") -> Json:
         """Everything (finished games, all-seeing spectators)."""
         return _mod("view").view(self, None, lang, everything=True)  # type: ignore[no-any-return]

@@ -141,8 +141,16 @@ def _bet(state: MakenState) -> Json | None:
     }
 
 
-def view(state: MakenState, viewer: int | None, lang: str, everything: bool) -> Json:
-    """The view of ``viewer`` (``None``: an observer), or everything."""
+def view(
+    state: MakenState, viewer: int | None, lang: str, everything: bool, aids: bool = True
+) -> Json:
+    """The view of ``viewer`` (``None``: an observer), or everything.
+
+    With ``aids`` (every view but a COM's decision view) it also carries what is drawn for
+    people: ``why_not`` (the seat's own view: :mod:`.reasons`), ``previews`` (the deciding
+    seat's own view: :mod:`.preview`) and ``resolution`` (the last judge's record:
+    :mod:`.record`); without them these are ``None``.
+    """
     pending: Json | None = None
     if state.result is None:
         seat = decider(state)
@@ -157,6 +165,8 @@ def view(state: MakenState, viewer: int | None, lang: str, everything: bool) -> 
     outcome = None
     if state.result is not None:
         outcome = {"winner": state.result[0], "reason": state.result[1]}
+    log = [e.visible(viewer, everything) for e in state.log]
+    own = aids and viewer is not None and not everything
     return {
         "ruleset": "maken",
         "viewer": viewer,
@@ -178,5 +188,30 @@ def view(state: MakenState, viewer: int | None, lang: str, everything: bool) -> 
         "players": [_side(state, s, viewer, everything, lang) for s in (0, 1)],
         "pending": pending,
         "outcome": outcome,
-        "log": [e.visible(viewer, everything) for e in state.log],
+        "why_not": _why_not(state, viewer, lang) if own and viewer is not None else None,
+        "previews": (
+            _previews(state, viewer, lang)
+            if own and viewer is not None and pending is not None and pending["seat"] == viewer
+            else None
+        ),
+        "resolution": _resolution(log, state.config, viewer, lang) if aids else None,
+        "log": log,
     }
+
+
+def _why_not(state: MakenState, seat: int, lang: str) -> list[Json]:
+    from kessen.games.maken.reasons import why_not
+
+    return why_not(state, seat, lang)
+
+
+def _previews(state: MakenState, seat: int, lang: str) -> dict[str, Json] | None:
+    from kessen.games.maken.preview import option_previews
+
+    return option_previews(state, seat, lang)
+
+
+def _resolution(log: list[Json], config: Json, viewer: int | None, lang: str) -> Json | None:
+    from kessen.games.maken.record import resolution_record
+
+    return resolution_record(log, config, viewer, lang)

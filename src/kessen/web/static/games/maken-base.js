@@ -1,9 +1,10 @@
-// Project Maken: the module's state, its catalogue, the words of actions (the board places
-// they name, their labels and short texts), prompt names, each player's situation and the
-// banner.
+// Project Maken: the module's state, its catalogue (with its pictograms and the characters'
+// styles), the words of actions (the board places they name, their labels and short texts),
+// prompt names, each player's situation and the banner.
 
 import { lang, TX, tx } from './maken-strings.js';
 import { catalogLoader } from '../shell/catalog.js';
+import { h } from '../shell/dom.js';
 import { bannerFor } from '../shell/outcome.js';
 import { isSpectator, me, seatName, whoseOf } from '../shell/seats.js';
 
@@ -44,6 +45,60 @@ export function charName(code) {
   if (code === 'GE') return tx('char_GE');
   const c = cat();
   return (c && c.characters && c.characters[code]) || code || '?';
+}
+
+/** A character's picker facts (name, icon, style, about, signature, deck numbers), or null. */
+export function charInfo(code) {
+  const c = cat();
+  return (c && c.character_info && c.character_info[code]) || null;
+}
+
+/* ================================================================== pictograms */
+
+/** What each pictogram of the board stands for: the icon names of the vendored game-icons
+ *  subset (games/maken/data/icons.json, CC BY 3.0; its authors are on the credits screen). */
+export const ICON = {
+  spd: 'sprint', dist: 'horizontal-flip', atk: 'crossed-swords', gauge: 'battery-pack', damage: 'bleeding-wound',
+  lp: 'hearts', stamina: 'lungs', hand: 'poker-hand', dust: 'card-discard', helper: 'shaking-hands', tp: 'flying-flag',
+  hit: 'on-target', back: 'rune-sword', even: 'sword-clash', guarding: 'checked-shield', forcing: 'mailed-fist',
+  defenceless: 'broken-shield', turn: 'hourglass', lasting: 'anchor',
+};
+
+const ICONS = new Map();
+
+/* The catalogue's SVG strings (from the server's vendored file, checked there), parsed once per
+   name and cloned; anything active is dropped again here as a second guard. */
+function iconTemplate(name) {
+  if (ICONS.has(name)) return ICONS.get(name);
+  const c = cat();
+  const svg = c && c.icons ? c.icons[name] : null;
+  if (!svg) return null; // not cached: the catalogue may still be on its way
+  let tpl = null;
+  const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+  const root = doc.documentElement;
+  if (root && root.nodeName === 'svg' && !doc.querySelector('parsererror')) {
+    for (const bad of root.querySelectorAll('script, foreignObject, style')) bad.remove();
+    for (const el of [root, ...root.querySelectorAll('*')]) {
+      for (const a of Array.from(el.attributes)) {
+        if (/^on/i.test(a.name) || a.name === 'style' || /href$/i.test(a.name)) el.removeAttribute(a.name);
+      }
+    }
+    root.setAttribute('aria-hidden', 'true');
+    root.setAttribute('focusable', 'false');
+    tpl = document.importNode(root, true);
+  }
+  ICONS.set(name, tpl);
+  return tpl;
+}
+
+/** A pictogram (`role` a key of ICON, or an icon's own name) in a span, drawn in the text's
+ *  colour and hidden from screen readers (the text beside it says the same); an empty span
+ *  of the same size until the catalogue is known. */
+export function pict(role, cls = '') {
+  const name = ICON[role] || role;
+  const tpl = name ? iconTemplate(name) : null;
+  return h('span', { class: `mk-ic${cls ? ` ${cls}` : ''}`, 'aria-hidden': 'true', dataset: { icon: name || '' } },
+    tpl ? tpl.cloneNode(true) : null);
 }
 
 /** The name and effect of a 図7/図8 option. */

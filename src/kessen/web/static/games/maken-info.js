@@ -1,8 +1,9 @@
 // Project Maken: CARD INFORMATION for the places of the Maken board (cards, fields, counts,
 // the dust list), read again from the current view, and the start screen's Maken options
-// (the two characters and the §14 rule switches).
+// (the two characters, picked as character cards with their deck's style, and the §14 rule
+// switches).
 
-import { cat, cdef, charName } from './maken-base.js';
+import { cat, cdef, charInfo, charName, pict } from './maken-base.js';
 import { cardEl, backEl } from './maken-board.js';
 import { tx } from './maken-strings.js';
 import { $$, h, put } from '../shell/dom.js';
@@ -129,20 +130,51 @@ export function readable(target) {
 
 const SWITCH_KEYS = ['gb', 'bonusBet', 'bonusBetMax', 'lpTo', 'cleanup', 'downAt', 'exhaustion', 'supportCap'];
 
-/** The Maken part of the start screen: both characters and the rule switches. */
+/** A character's card for the picker: a radio of the seat's group, with the character's
+ *  pictogram, name and style; `full` adds the description, the deck's average numbers (速 間 攻
+ *  with bars) and its card counts and signature card. */
+function charCard(seat, code, checked, full) {
+  const ci = charInfo(code);
+  const deck = ci && ci.deck;
+  const bar = (key, value, max) => h('div', { class: `mk-pk-stat mk-${key}` },
+    h('span', { class: 'mk-st-k' }, pict(key), h('i', { text: tx(`st_${key}`) })),
+    h('span', { class: 'mk-bar', 'aria-hidden': 'true' }, h('span', { class: 'mk-fill', style: `width: ${Math.round((100 * value) / max)}%` })),
+    h('b', { text: value.toFixed(1) }));
+  return h('label', { class: `mk-char-card ch-${code}${full ? ' full' : ' compact'}`, title: full || !ci ? null : ci.about },
+    h('input', { type: 'radio', name: `mkdeck${seat}`, value: code, checked }),
+    h('span', { class: 'mk-pk-head' },
+      pict(ci ? ci.icon : '', `mk-portrait ch-${code}`),
+      h('span', { class: 'mk-pk-id' },
+        h('span', { class: 'mk-pk-name', text: charName(code) }),
+        ci && ci.style ? h('span', { class: 'mk-pk-style', text: ci.style }) : null)),
+    full && ci ? [
+      h('span', { class: 'mk-pk-about', text: ci.about }),
+      deck ? h('span', { class: 'mk-pk-stats' }, h('span', { class: 'mk-pk-avg', text: tx('pk_avg') }),
+        bar('spd', deck.spd, 6), bar('dist', deck.front, 4), bar('atk', deck.atk, 5)) : null,
+      deck ? h('span', { class: 'mk-pk-foot' },
+        h('span', { text: tx('pk_cards', { a: deck.attack, s: deck.support, h: deck.helpers }) }),
+        ci.signature_name ? h('span', { class: 'mk-pk-sig', text: tx('pk_signature', { c: ci.signature_name }) }) : null) : null,
+    ] : null);
+}
+
+/** The Maken part of the start screen: both characters (as cards to pick) and the rule
+ *  switches. The first seat's cards are whole (description and deck style); the second's
+ *  are compact (their description in the title). */
 export function renderStartOptions(box, ctx) {
   const defaults = ctx.meta.default_config || {};
   const c = cat();
   const keep = {};
   for (const input of $$('select', box)) keep[input.name] = input.value;
+  for (const input of $$('input[type=radio]:checked', box)) keep[input.name] = input.value;
   const decks = c ? Object.keys(c.decks) : ['SO', 'RI', 'MI', 'GA'];
   const seatLabels = ctx.mode === 'vs_com' ? [tx('deck_you'), tx('deck_opp')] : [tx('deck_p1'), tx('deck_p2')];
   const defDecks = defaults.decks || ['SO', 'GA'];
-  const deckPick = (i) => h('label', { class: 'mk-deck' },
-    h('span', { text: seatLabels[i] }),
-    h('select', { name: `mkdeck${i}`, id: `mk-deck-${i}` }, decks.map((d) => h('option', {
-      value: d, text: `${charName(d)} (${d})`, selected: (keep[`mkdeck${i}`] || defDecks[i]) === d,
-    }))));
+  const deckPick = (i) => {
+    const cur = decks.includes(keep[`mkdeck${i}`]) ? keep[`mkdeck${i}`] : defDecks[i];
+    return h('fieldset', { class: `mk-pick seat-${i}`, id: `mk-deck-${i}` },
+      h('legend', { text: seatLabels[i] }),
+      h('div', { class: 'mk-pick-grid' }, decks.map((d) => charCard(i, d, d === cur, i === 0))));
+  };
   const switches = c ? SWITCH_KEYS.map((k) => c.switches[k]).filter(Boolean) : [];
   put(box,
     h('div', { class: 'mk-decks' }, deckPick(0), deckPick(1)),
@@ -158,10 +190,16 @@ export function renderStartOptions(box, ctx) {
       })));
 }
 
+/** The character picked for seat `i` in the start options. */
+function pickedDeck(box, i) {
+  const r = $$(`#mk-deck-${i} input[type=radio]:checked`, box)[0];
+  return r ? r.value : '';
+}
+
 /** The config the Maken options ask for: the two decks and the switches that differ. */
 export function startConfig(box, ctx) {
   const defaults = ctx.meta.default_config || {};
-  const config = { decks: [$$('#mk-deck-0', box)[0].value, $$('#mk-deck-1', box)[0].value] };
+  const config = { decks: [pickedDeck(box, 0), pickedDeck(box, 1)] };
   for (const sel of $$('select[data-switch]', box)) {
     const value = JSON.parse(sel.value);
     if (JSON.stringify(defaults[sel.name]) !== sel.value) config[sel.name] = value;

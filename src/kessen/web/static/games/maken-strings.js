@@ -66,6 +66,24 @@ export const TX = {
     helper_cost: '助っ人コスト2', helper_free: '助っ人（免除）', rv: 'RV', sep: '：',
     focus: '選択中：', clear_focus: '選択を解除', pick_hint: '光っているカードを押すと、そのカードの操作だけに絞り込めます。',
     n_choices: '{n}つの操作',
+    // ---- clarity: reasons, the judge's playback (maken.js, maken-fight.js) ----
+    cl_playing: 'ジャッジを再生中', cl_skip: 'スキップ', cl_ops: '攻防の流れを順に見せています。スキップすると今の盤面に戻ります。',
+    cl_check: 'チェック', cl_vs: '対', cl_no_top: '（カードなし）', cl_no_hit: 'ヒットなし：攻撃をやめたので、どちらにもダメージはありません。',
+    cl_damage: 'ダメージ', cl_damage_pile: 'ダメージ札 {a}→{b}/{max}', cl_down: 'ダウン', cl_lp_left: '残りLP {n}',
+    cl_why: '選べない理由', why_any: '使えない',
+    cl_hits_NORMAL: 'ジャッジを選んだ側が、相手のトップカードのヒットを受けます。',
+    cl_hits_GC: 'ガードキャンセルでベットしたカードがヒットします。',
+    cl_bonus_chance: '負けた側が無防備なので、ヒットした側はボーナスベットできます。',
+    why_not_your_turn: '相手の番', why_busy: '今は使わない', why_pre_attack: 'アタック前', why_support_full: '補助が満杯',
+    why_support_timing: 'セットはアタック前', why_rv_only: 'RV専用', why_defenceless: '無防備', why_slow: '速度不足',
+    why_far: '間合不足', why_slow_far: '速度・間合不足', why_no_fb: 'FB不可', why_front_zero: '先間合0',
+    why_same_name: '同名あり', why_cost: 'ゲージ不足', why_open_cost: 'ゲージ不足', why_in_play: 'オープン中',
+    why_open_timing: '行動時にオープン', why_cancel_new: 'ベット中', why_cancel_down: '裏向き', why_cancel_picked: '選択済み',
+    // ---- end of the clarity texts ----
+    // ---- table as a card game (maken-board.js meters, maken-info.js character picker) ----
+    meter_of: '{max}中{n}',
+    pk_avg: '攻撃カードの平均', pk_cards: '攻撃{a}・補助{s}・助っ人{h}', pk_signature: '切り札：{c}',
+    // ---- end of the card-game table's texts ----
   },
   en: {
     title: 'Project Maken', brand: 'Maken', game_name: 'Project Maken',
@@ -129,6 +147,24 @@ export const TX = {
     helper_cost: 'helper cost 2', helper_free: 'helper (exempt)', rv: 'RV', sep: ': ',
     focus: 'Picked:', clear_focus: 'Clear', pick_hint: 'Press a glowing card to see only its choices.',
     n_choices: '{n} choices',
+    // ---- clarity: reasons, the judge's playback (maken.js, maken-fight.js) ----
+    cl_playing: 'Playing back the judge', cl_skip: 'Skip', cl_ops: 'The exchange is shown step by step. Skip to return to the board as it is now.',
+    cl_check: 'Check', cl_vs: 'vs', cl_no_top: '(no card)', cl_no_hit: 'No hit: the attack stopped, nobody takes damage.',
+    cl_damage: 'damage', cl_damage_pile: 'Damage pile {a}→{b}/{max}', cl_down: 'Down', cl_lp_left: '{n} LP left',
+    cl_why: 'Why it cannot be chosen', why_any: 'Unavailable',
+    cl_hits_NORMAL: 'The side that called the judge takes the hit of the opposing top card.',
+    cl_hits_GC: 'The cards bet as the guard cancel hit.',
+    cl_bonus_chance: 'the loser is defenceless, so the hitter may make a bonus bet.',
+    why_not_your_turn: 'Not your turn', why_busy: 'Not now', why_pre_attack: 'Before the attack', why_support_full: 'Support full',
+    why_support_timing: 'Set before attack', why_rv_only: 'RV only', why_defenceless: 'Defenceless', why_slow: 'Too slow',
+    why_far: 'Out of range', why_slow_far: 'Slow, out of range', why_no_fb: 'No FB', why_front_zero: 'Front 0',
+    why_same_name: 'Same name', why_cost: 'Cannot pay', why_open_cost: 'Cannot pay', why_in_play: 'Opened',
+    why_open_timing: 'Opens when you act', why_cancel_new: 'Being bet', why_cancel_down: 'Face-down', why_cancel_picked: 'Picked',
+    // ---- end of the clarity texts ----
+    // ---- table as a card game (maken-board.js meters, maken-info.js character picker) ----
+    meter_of: '{n} of {max}',
+    pk_avg: 'Attack cards on average', pk_cards: '{a} attack · {s} support · {h} helper', pk_signature: 'Trump card: {c}',
+    // ---- end of the card-game table's texts ----
   },
 };
 

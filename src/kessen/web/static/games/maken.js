@@ -6,37 +6,57 @@
 //
 // It never decides what is legal: every button is one of `view.pending.legal`, sent back as
 // it is. A card on the board glows when an offered action names it; a card with one action
-// sends it, a card with several narrows the operation panel to them.
+// sends it, a card with several narrows the operation panel to them. What cannot be chosen
+// says why, from the ruleset (`view.why_not`): an own card that does not glow carries its
+// reason (a chip, `title` and `data-why`), and the standard options the prompt does not offer
+// (ガード, ガードブレイク, ジャッジ, ドロー枚数, 残りをゲージで支払う) show as disabled buttons with
+// theirs. While a judge plays back (maken-fight.js) the board is the frame's.
 
 import {
   actionLabel, actionText, BET_VERBS, cardName, cat, ensureCatalog, helperOf, M, optionInfo, outcomeTitle, parse,
   promptName, promptText, reasonText, refOf, bannerInfo,
 } from './maken-base.js';
 import { renderBoard, renderResults, renderTopInfo } from './maken-board.js';
+import {
+  afterPlayback, currentFrame, frameView, markFrame, maybePlay, renderFight, renderPlaybackOps,
+} from './maken-fight.js';
 import { readable, renderInfo, renderStartOptions, startConfig } from './maken-info.js';
 import { tx } from './maken-strings.js';
 import { choose } from '../shell/connection.js';
 import { $, $$, h, put } from '../shell/dom.js';
+import { term } from '../shell/glossary.js';
 import { showInfo } from '../shell/info.js';
-import { isMyPrompt, online } from '../shell/seats.js';
+import { finishPlayback } from '../shell/playback.js';
+import { isMyPrompt, isSpectator, me, online } from '../shell/seats.js';
 import { renderIdleOps, showOutcomeDialog } from '../shell/outcome.js';
 import { S, scheduleRender } from '../shell/state.js';
 
 /* ================================================================== operation panel */
 
 const FLOW = new Set(['keep', 'mulligan', 'draw', 'end', 'guard', 'gb', 'judge', 'pay-rest-from-gauge', 'decline']);
+/** Glossary words of the options and prompts (shell/glossary.js). */
+const VERB_TERM = { guard: 'guard', gb: 'gb', judge: 'judge', fb: 'fb', gc: 'gc', bonus: 'bonus_bet', cancel: 'cancel' };
+const PROMPT_TERM = { fb: 'fb', pay: 'cancel', bonus: 'bonus_bet' };
+
+/** The reasons of the standard options the prompt does not offer (`why_not`, zone action). */
+function offReasons(v) {
+  return (v.why_not || []).filter((e) => e.zone === 'action');
+}
 
 function opsSignature(v) {
   const p = v.pending;
   return JSON.stringify([
     S.settings.lang, v.session.id, p && p.prompt_id, p && p.seat, p && p.legal, S.awaiting, !!v.outcome,
     v.history.live, v.history.step, v.session.you, online(), M.focus, !!cat(),
+    offReasons(v).map((e) => [e.action, e.text]),
   ]);
 }
 
 function actButton(a, label, sub, extra = '') {
   const ref = refOf(a);
   const hidden = M.focus && ref !== M.focus;
+  const word = VERB_TERM[parse(a).verb];
+  const shown = word && FLOW.has(parse(a).verb) ? term(word, label) : label;
   return h('button', {
     type: 'button',
     class: `act mk-act verb-${parse(a).verb}${hidden ? ' mk-filtered' : ''}${extra}`,
@@ -48,7 +68,20 @@ function actButton(a, label, sub, extra = '') {
     onmouseleave: () => hint(null),
     onfocus: () => hint(a),
     onblur: () => hint(null),
-  }, h('span', { class: 'act-label', text: label }), sub ? h('span', { class: 'act-sub', text: sub }) : null);
+  }, h('span', { class: 'act-label' }, shown), sub ? h('span', { class: 'act-sub', text: sub }) : null);
+}
+
+/** A standard option the prompt does not offer: disabled, with the ruleset's reason (seen in
+ *  the button, in its `title` and in `data-why`). */
+function offButton(e, v) {
+  const label = actionLabel(e.action, v);
+  return h('button', {
+    type: 'button',
+    class: `mk-off verb-${parse(e.action).verb}`,
+    disabled: true,
+    dataset: { off: e.action, why: e.text, code: e.code },
+    title: `${label} — ${e.text}`,
+  }, h('span', { class: 'act-label', text: label }), h('span', { class: 'act-sub mk-why-sub', text: e.text }));
 }
 
 /** The bets of the prompt, one block per card: the single bet, then the DA and TA options
@@ -70,7 +103,7 @@ function betBlocks(v, bets) {
     for (const n of [1, 2, 3]) {
       const group = list.filter((a) => parse(a).n === n);
       if (!group.length) continue;
-      const head = n === 1 ? null : h('div', { class: 'mk-opt-head', text: `${tx(n === 2 ? 'da' : 'ta')} · ${tx('opt_head')}` });
+      const head = n === 1 ? null : h('div', { class: 'mk-opt-head' }, term('da_ta', tx(n === 2 ? 'da' : 'ta')), ` · ${tx('opt_head')}`);
       const buttons = group.map((a) => {
         const x = parse(a);
         if (!x.option) return actButton(a, `${tx(`v_${verb}`)}${tx('sep')}${cardName(id)}`, tx('single'), ' mk-single');
@@ -96,8 +129,9 @@ function renderOps(v) {
   body.dataset.ruleset = 'maken';
   if (renderIdleOps(body, v, { tx, outcomeTitle, reasonText, bannerInfo, promptName, showGameOver })) return;
   const p = v.pending;
+  const title = PROMPT_TERM[p.prompt] ? term(PROMPT_TERM[p.prompt], promptName(p.prompt)) : promptName(p.prompt);
   const kids = [h('div', { class: 'ops-prompt' },
-    h('div', { class: 'ops-title', text: promptName(p.prompt) }),
+    h('div', { class: 'ops-title' }, title),
     h('p', { class: 'ops-expl', text: promptText(v) }))];
   if (M.focus) {
     kids.push(h('div', { class: 'mk-focus' },
@@ -110,13 +144,17 @@ function renderOps(v) {
   const cancels = legal.filter((a) => parse(a).verb === 'cancel');
   const bets = legal.filter((a) => BET_VERBS.has(parse(a).verb));
   const box = h('div', { class: 'ops-actions mk-groups' });
+  const heads = { bet: 'bet', cancel: 'cancel', support: 'support' };
   const group = (name, nodes) => {
-    if (nodes.length) box.append(h('div', { class: `mk-group g-${name}` }, name === 'flow' ? null : h('div', { class: 'mk-group-head', text: tx(`g_${name}`) }), nodes));
+    if (!nodes.length) return;
+    const head = name === 'flow' ? null : h('div', { class: 'mk-group-head' }, heads[name] ? term(heads[name], tx(`g_${name}`)) : tx(`g_${name}`));
+    box.append(h('div', { class: `mk-group g-${name}` }, head, nodes));
   };
   group('cancel', cancels.map((a) => actButton(a, actionLabel(a, v), '')));
   group('bet', betBlocks(v, bets));
   group('support', support.map((a) => actButton(a, actionLabel(a, v), '')));
-  group('flow', flow.map((a) => actButton(a, actionLabel(a, v), '')));
+  const offs = offReasons(v).map((e) => offButton(e, v));
+  group('flow', [...flow.map((a) => actButton(a, actionLabel(a, v), '')), ...offs]);
   if (!M.focus && (bets.length > 3 || support.length > 1)) kids.push(h('p', { class: 'ops-note muted', text: tx('pick_hint') }));
   kids.push(box);
   put(body, ...kids);
@@ -166,6 +204,42 @@ function markSelectable(v) {
   }
 }
 
+/** Give a card that does not glow the reason the ruleset states: `data-why` and `title` with
+ *  the words, and a short chip on the card. */
+function giveReason(el, entry) {
+  if (!el || el.classList.contains('selectable') || el.classList.contains('pickable')) return;
+  el.dataset.why = entry.text;
+  el.dataset.whyCode = entry.code;
+  el.title = `${tx('cl_why')}: ${entry.text}`;
+  el.classList.add('mk-unusable');
+  const key = `why_${entry.code}`;
+  el.append(h('span', { class: `mk-why-chip why-${entry.code}`, text: tx.has(key) ? tx(key) : tx('why_any') }));
+}
+
+/** The reasons of `view.why_not` on the seat's own cards: hand, support field, and (while
+ *  paying) the attack field. */
+function markReasons(v) {
+  if (S.replay || !v.why_not || isSpectator()) return;
+  const half = $(`#mk-board .mk-half[data-seat="${me()}"]`);
+  if (!half) return;
+  const hand = new Map();
+  const support = { up: new Map(), set: new Map() };
+  for (const e of v.why_not) {
+    if (e.zone === 'hand') hand.set(e.card, e);
+    else if (e.zone === 'support') support[e.code === 'in_play' ? 'up' : 'set'].set(e.card, e);
+    else if (e.zone === 'field') giveReason(half.querySelector(`.mk-field [data-index="${e.index}"]`), e);
+  }
+  for (const el of half.querySelectorAll('[data-ref^="h:"]')) {
+    const entry = hand.get(el.dataset.ref.slice(2));
+    if (entry) giveReason(el, entry);
+  }
+  for (const el of half.querySelectorAll('[data-ref^="s:"]')) {
+    const id = el.dataset.ref.slice(2);
+    const entry = el.classList.contains('up') ? support.up.get(id) : support.set.get(id) || support.up.get(id);
+    if (entry) giveReason(el, entry);
+  }
+}
+
 function setFocus(ref) {
   M.focus = M.focus === ref ? '' : ref;
   M.opsSig = '';
@@ -195,9 +269,11 @@ function tapToInspect(action) {
 /* ================================================================== the end of a game */
 
 function detectEnd(prev, v) {
+  maybePlay(prev, v);
   if (!v.history.live || !v.outcome) return;
   const sameGame = prev && prev.session.id === v.session.id && prev.history.live;
-  if ((!sameGame || !prev.outcome) && S.dismissedMatch !== v.session.id) showGameOver(v);
+  // The dialog comes after the playback of the judge that ended the game.
+  if ((!sameGame || !prev.outcome) && S.dismissedMatch !== v.session.id) afterPlayback(() => showGameOver(v));
 }
 
 function showGameOver(v) {
@@ -220,12 +296,22 @@ function render(v) {
     M.focusKey = key;
     M.focus = '';
   }
-  renderTopInfo(v);
-  renderBoard(v);
-  renderResults(v);
-  if (!S.replay) renderOps(v);
-  else M.opsSig = '';
-  markSelectable(v);
+  const frame = S.replay ? null : currentFrame();
+  const shown = frame ? frameView(v, frame) : v;
+  renderTopInfo(shown);
+  renderBoard(shown);
+  renderResults(shown);
+  if (S.replay) M.opsSig = '';
+  else if (frame) {
+    renderPlaybackOps();
+    M.opsSig = '';
+  } else renderOps(v);
+  if (frame) markFrame(frame);
+  else {
+    markSelectable(v);
+    markReasons(v);
+  }
+  renderFight(v);
 }
 
 function reset() {
@@ -272,7 +358,13 @@ export const game = {
   init,
   onBoardClick,
   tapToInspect,
-  onEscape: clearFocus,
+  onEscape: () => {
+    if (currentFrame()) {
+      finishPlayback();
+      return true;
+    }
+    return clearFocus();
+  },
   reset,
   replayTurnLabel,
   continueConfig: (match, seat, res) => {

@@ -19,7 +19,7 @@ import { renderInfo, showInfo } from './info.js';
 import { bindKeys, decorateKeys } from './keys.js';
 import { holdLog, renderLog } from './log.js';
 import {
-  finishPlayback, frameIndex, initPaceSetting, labelPaceSetting, logShown, PB, renderBanner,
+  finishPlayback, frameIndex, initPaceSetting, labelPaceSetting, logShown, PB, playing, renderBanner,
 } from './playback.js';
 import { bindPreview, renderPreview } from './preview.js';
 import { bindSheet } from './sheet.js';
@@ -120,7 +120,8 @@ function render() {
   renderLog(v);
   renderBanner(v);
   renderPreview(v);
-  renderWhy(v);
+  // COM's reasons and the end-of-match tools wait for a playback to reach the present.
+  if (!playing()) renderWhy(v);
   renderFriend(v);
   if (S.replay) renderReplayOps();
   renderInfo();
@@ -170,7 +171,7 @@ function renderTools(v) {
   redo.title = hist.can_redo ? t('redo') : (v.session.mode === 'com_vs_com' ? t('redo_live') : t('redo_none'));
   $('#btn-live').hidden = v.session.mode !== 'com_vs_com' || hist.live;
   const sa = $('#btn-showall');
-  sa.hidden = !(v.session.mode === 'com_vs_com' || isOver(v) || !!(v.session.table && v.session.table.ended));
+  sa.hidden = playing() || !(v.session.mode === 'com_vs_com' || isOver(v) || !!(v.session.table && v.session.table.ended));
   sa.setAttribute('aria-pressed', v.session.show_all ? 'true' : 'false');
   sa.classList.toggle('on', !!v.session.show_all);
 }

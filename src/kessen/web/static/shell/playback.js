@@ -10,6 +10,7 @@
 import { $, h, put } from './dom.js';
 import { t } from './i18n.js';
 import { holdLog } from './log.js';
+import { isSpectator, me } from './seats.js';
 import { S, saveSettings, scheduleRender } from './state.js';
 
 /** Milliseconds per playback step for each pace of the settings menu. */
@@ -132,13 +133,21 @@ export function resetPlayback() {
 
 /* ---------------------------------------------------------------- result banner */
 
-/** Keep `banner` on screen after the playback, until dismissed or the next decision (the
- *  prompt pending now is answered: its id changes). */
+/** Keep `banner` on screen after the playback, until dismissed or until the viewer's next
+ *  decision is answered (the viewer's own prompt: another seat's moves do not take it away;
+ *  a spectator keeps it until the next prompt after the one pending now is answered). */
 function keepBanner(banner, sid) {
   if (!banner) return;
-  const v = S.view;
-  const pid = v && v.pending ? v.pending.prompt_id : null;
-  PB.banner = { ...banner, sid, promptId: pid, since: v ? v.history.step : 0 };
+  PB.banner = { ...banner, sid, prompt: null };
+  notePrompt(S.view);
+}
+
+/** The prompt the kept banner waits for: the first decision of the viewer's from now on. */
+function notePrompt(v) {
+  const kept = PB.banner;
+  if (!kept || !v || !v.pending || kept.prompt != null) return;
+  const mine = isSpectator() || v.pending.seat === me();
+  if (mine) kept.prompt = v.pending.prompt_id;
 }
 
 /** Dismiss the kept banner. */
@@ -156,9 +165,9 @@ export function renderBanner(v) {
   let b = f ? f.banner : null;
   if (!f && PB.banner) {
     const kept = PB.banner;
+    notePrompt(v);
     const pid = v && v.pending ? v.pending.prompt_id : null;
-    const stale = !v || S.replay || v.session.id !== kept.sid || (pid !== kept.promptId && kept.promptId != null)
-      || (kept.promptId == null && pid != null && v.history.step !== kept.since) || v.history.step < kept.since;
+    const stale = !v || S.replay || v.session.id !== kept.sid || (kept.prompt != null && pid !== kept.prompt);
     if (stale) PB.banner = null;
     else b = kept;
   }
