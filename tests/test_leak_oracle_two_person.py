@@ -360,8 +360,9 @@ def hostile_messages(session: Session, rng: random.Random) -> Iterator[Hostile]:
     yield _by(SPECTATOR, "resign", session.resign)
     yield _by(SPECTATOR, "undo", session.undo)
     yield _by(2, "resign", session.resign)
-    if table is None:  # against COM: no undo requests, no resigning
-        yield _by(HUMAN, "resign", session.resign)
+    if table is None:  # against COM: no undo requests; the person may resign, COM may not
+        for com in session.com:
+            yield _by(com, "resign", session.resign)
         yield _by(HUMAN, "answer undo", lambda s: session.answer_undo(s, answer))
         return
     yield _by(SPECTATOR, "answer undo", lambda s: session.answer_undo(s, answer))
