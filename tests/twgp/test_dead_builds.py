@@ -2,8 +2,9 @@
 
 Property: a build the builder calls usable without a warning gives seat 0, on turn 1 of a real
 game, some action beyond バトル・フェイズへ / ターン終了; a build it warns about gives nothing
-else. Over fixed builds (TWGP has no starter builds: those of the spec and the tests) and 500
-seeded random legal builds (with and without jokers).
+else. Over fixed builds (TWGP has no starter builds: those of the spec and the tests), 500
+seeded random legal builds from the starting pool (with and without jokers), and the builds
+the game deals itself (quickStart).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import pytest
 
 from kessen.games.twgp.build_book import check, mirror
 from kessen.games.twgp.build_rules import pool_slugs
+from kessen.games.twgp.cards import CARDS
 from kessen.games.twgp.dead_builds import build_warnings
 from kessen.games.twgp.game import new_game
-from kessen.games.twgp.state import TwgpState
+from kessen.games.twgp.state import HAND, TwgpState
 
 ISSUE = {
     "vitals": ["s9", "c9", "s8"],
@@ -71,7 +73,11 @@ def start(build: dict[str, Any], seed: int) -> TwgpState:
 
 def turn_one_acts(build: dict[str, Any], seed: int) -> bool:
     """Whether seat 0, first on turn 1 with ``build``, has any action beyond passing."""
-    state = start(build, seed)
+    return acts_on_turn_one(start(build, seed))
+
+
+def acts_on_turn_one(state: TwgpState) -> bool:
+    """Whether seat 0, first on turn 1 of ``state``, has any action beyond passing."""
     for _ in range(2):  # the build window, then (after バトル・フェイズへ) the battle window
         pending = state.pending
         assert pending is not None and pending.seat == 0 and state.turn == 1
@@ -140,3 +146,18 @@ def test_a_warned_build_stays_idle_while_it_takes_no_damage() -> None:
             passes = [a for a in actions if a.verb in PASSES]
             state.apply(passes[0])
         assert state.outcome is not None and len(turns) >= 12
+
+
+def test_quick_start_deals_warn_exactly_when_turn_one_is_dead() -> None:
+    """The builds the game deals itself (switch quickStart, with and without jokers): a
+    starting hand the builder would not warn about gives seat 0 something to do on turn 1."""
+    acting = 0
+    for seed in range(120):
+        jokers = seed % 4 == 0
+        state = new_game({"quickStart": True, "firstPlayer": 0, "jokers": jokers}, seed)
+        hand = [CARDS[c].slug for c in state.zone(0, HAND)]
+        warned = bool(build_warnings(hand))
+        acts = acts_on_turn_one(state)
+        assert warned != acts, (hand, warned, acts)
+        acting += acts
+    assert acting >= 60

@@ -6,6 +6,11 @@ charge card or vital is ``{"face": "down"}``, a stealth-summoned unit shows its 
 card. A unit that has been face up keeps a public identity when it turns face down (stealth or
 a G-blast declaration), as every player saw it. No card id appears anywhere; cards are named by
 their slug only where the viewer may know them. The config's fixed builds are never shown.
+
+Besides the board, a view for people (``aids``) carries the deciding seat's reasons
+(``why_not``, :mod:`.reasons`) and option previews (``previews``, :mod:`.preview`), and for
+every reader the record of the last fight (``resolution``, :mod:`.fight`), read from the log
+entries the viewer sees.
 """
 
 from __future__ import annotations
@@ -17,7 +22,10 @@ from kessen.engine.contract import Json
 from kessen.engine.poses import Stack
 from kessen.games.twgp.cards import CARDS, card_text
 from kessen.games.twgp.config import VITALS
+from kessen.games.twgp.fight import fight_record
+from kessen.games.twgp.fightwords import names_of, pending_line, verdict
 from kessen.games.twgp.moves import order_cards, power
+from kessen.games.twgp.preview import option_previews
 from kessen.games.twgp.state import (
     ASIDE,
     ATTACK_NAMES,
@@ -227,6 +235,7 @@ def render(
         if pose == EFFECT:
             effect = {"seat": index // VITALS, "card": card_view(state.vitals[index], lang)}
     outcome = state.outcome
+    log = [e.visible(viewer, everything) for e in state.log]
     switches = state.config.to_json()
     del switches["builds"]
     return {
@@ -251,8 +260,36 @@ def render(
             if aids and viewer is not None and not everything
             else None
         ),
-        "log": [e.visible(viewer, everything) for e in state.log],
+        "previews": (
+            option_previews(state, viewer, lang)
+            if aids and viewer is not None and not everything
+            else None
+        ),
+        "resolution": _resolution(state, log, viewer, lang) if aids else None,
+        "log": log,
     }
+
+
+def _resolution(
+    state: TwgpState, entries: list[Json], viewer: int | None, lang: str
+) -> Json | None:
+    """The record of the last fight with a result (:mod:`.fight`), from the viewer's log
+    ``entries``, with its words as ``viewer`` reads them and the vital loss still to be
+    picked, if any."""
+    pending = next((f for f in reversed(state.stack) if f[0] in ("vloss", "veffect")), None)
+    record = fight_record(entries, loss_pending=pending is not None)
+    if record is None:
+        return None
+    names = names_of(entries[record["result_index"] : record["end"]])
+    record["words"] = verdict(record["outcome"], record["basis"], viewer, lang, names, past=True)
+    if pending is not None:
+        seat = int(pending[1])
+        count = len(pending[2]) if pending[0] == "veffect" else int(pending[2])
+        count = min(count, state.hidden_vitals(seat))
+        record["pending_loss"] = {"seat": seat, "count": count}
+        if count:
+            record["words"]["lines"].append(pending_line(seat, count, viewer, lang))
+    return record
 
 
 def _why_not(state: TwgpState, seat: int, lang: str) -> list[Json]:

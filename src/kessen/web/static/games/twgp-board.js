@@ -2,8 +2,10 @@
 // the response window, the top bar and the results, drawn from the TWGP view the server sends.
 
 import { bannerInfo, cdef, label, suitOf, T, two, unitAt, windowOf } from './twgp-base.js';
+import { fightStrip } from './twgp-fight.js';
 import { TX, tx } from './twgp-strings.js';
 import { $, h, put } from '../shell/dom.js';
+import { term } from '../shell/glossary.js';
 import { infoable } from '../shell/info.js';
 import { isSpectator, me, seatLabel, seatName, whoseOf } from '../shell/seats.js';
 import { S } from '../shell/state.js';
@@ -88,7 +90,7 @@ function battleSquare(v, seat, n, st) {
     if (st.pow != null) {
       const plus = st.weapons.length ? ` (${two(st.base)}+${st.weapons.length})` : '';
       // The word is left out where the square is narrow (phones); the number always shows.
-      chips.push(h('span', { class: 'tw-chip pow', title: `${tx('pow')} ${st.pow}${plus}` },
+      chips.push(h('span', { class: 'tw-chip pow', title: `${tx('pow')} ${st.pow}${plus}`, dataset: { pow: st.pow } },
         h('span', { class: 'tw-chip-k', text: `${tx('pow')} ` }), String(st.pow)));
     }
     if (st.frames.length) chips.push(h('span', { class: 'tw-chip frames', title: tx('frames'), text: `F${st.frames.length}` }));
@@ -133,7 +135,7 @@ function chargeSquare(v, seat, n, card) {
 
 function rowEl(kind, label_, cells, width) {
   return h('div', { class: `tw-row tw-row-${kind}`, style: `--w:${width}` },
-    h('span', { class: 'tw-row-label', text: label_ }), cells);
+    h('span', { class: 'tw-row-label' }, label_), cells);
 }
 
 function vitalsRow(v, seat) {
@@ -155,7 +157,7 @@ function pileEl(v, seat) {
   const p = v.players[seat];
   const el = h('div', { class: 'tw-pile tw-deck', dataset: { ref: `pile:${seat}` } },
     h('div', { class: 'tw-pile-stack' }, p.pile > 0 ? cardEl(null, { size: 's' }) : h('div', { class: 'tw-card empty tw-s' })),
-    h('div', { class: 'tw-pile-label' }, h('span', { text: tx('pile') }), h('b', { text: p.pile })));
+    h('div', { class: 'tw-pile-label' }, h('span', null, term('pile', tx('pile')), ' ', h('b', { text: p.pile }))));
   return infoable(el, { type: 'tw', what: 'pile', seat });
 }
 
@@ -164,7 +166,7 @@ function storageEl(v, seat) {
   const top = p.storage.length ? p.storage[p.storage.length - 1] : null;
   const el = h('div', { class: 'tw-pile tw-storage', dataset: { ref: `storage:${seat}` } },
     h('div', { class: 'tw-pile-stack' }, top ? cardEl(top, { size: 's' }) : h('div', { class: 'tw-card empty tw-s' })),
-    h('div', { class: 'tw-pile-label' }, h('span', { text: tx('storage') }), h('b', { text: p.storage.length })));
+    h('div', { class: 'tw-pile-label' }, h('span', null, term('storage', tx('storage')), ' ', h('b', { text: p.storage.length }))));
   return infoable(el, { type: 'tw', what: 'storage', seat });
 }
 
@@ -174,7 +176,7 @@ function surgeEl(v, seat) {
     p.surge.length ? p.surge.map((c, i) => h('div', { class: 'tw-surge-card', style: `--i:${i}` }, cardEl(c, { size: 'xs' })))
       : h('div', { class: 'tw-card empty tw-xs' }));
   const el = h('div', { class: `tw-surge${p.surge.length >= 6 ? ' full' : ''}`, dataset: { ref: `surge:${seat}` } },
-    h('div', { class: 'tw-pile-label' }, h('span', { text: tx('surge') }), h('b', { text: `${p.surge.length}/6` })), col);
+    h('div', { class: 'tw-pile-label' }, h('span', null, term('surge', tx('surge')), ' ', h('b', { text: `${p.surge.length}/6` }))), col);
   if (sig(`surge:${seat}`, String(p.surge.length))) el.classList.add('enter');
   return infoable(el, { type: 'tw', what: 'surge', seat });
 }
@@ -187,7 +189,8 @@ function headEl(v, seat) {
   const turn = v.turn > 0 && v.turn_player === seat && !v.outcome;
   return h('div', { class: `tw-head ${mine ? 'mine' : 'theirs'}${turn ? ' turn' : ''}` },
     h('div', { class: 'tw-head-name' }, seatLabel(seat), turn ? h('span', { class: 'tw-turn-dot', title: tx('seat_turn', { whose: whoseOf(seat) }), text: '●' }) : null),
-    h('div', { class: 'tw-pips', title: tx('vitals_left', { n: p.hidden_vitals }) }, pips, h('span', { text: tx('vitals_left', { n: p.hidden_vitals }) })),
+    h('div', { class: 'tw-pips', title: tx('vitals_left', { n: p.hidden_vitals }) }, pips,
+      h('span', null, term('vital', tx('vitals_word')), ` ${p.hidden_vitals}/3`)),
     infoable(h('div', { class: 'tw-head-line', dataset: { ref: `hc:${seat}` } }, tx('hand_n', { n: p.hand.count })), { type: 'tw', what: 'hand', seat }),
     infoable(h('div', { class: 'tw-head-line muted' }, tx('aside_n', { n: p.aside.count })), { type: 'tw', what: 'aside', seat }),
     p.zero_turn != null && !v.outcome ? h('div', { class: 'tw-head-line tw-zero', title: tx('zero_note'), text: tx('zero_tag') }) : null);
@@ -197,12 +200,14 @@ function handRow(v, seat, bottom) {
   const p = v.players[seat];
   const box = h('div', { class: `tw-hand ${bottom ? 'bottom' : 'top'}`, dataset: { seat } });
   if (p.hand.cards) {
-    for (const c of p.hand.cards) {
+    p.hand.cards.forEach((c, i) => {
       const ref = `h:${seat}:${c.slug}`;
       const el = h('div', { class: 'tw-hand-card', dataset: { ref, slug: c.slug } }, cardEl(c, { size: bottom ? 'h' : 'xs' }));
+      const why = (v.why_not || []).find((w) => w.zone === 'hand' && w.index === i && w.slug === c.slug);
+      if (why && seat === me()) markWhy(el, why);
       infoable(el, { type: 'tw', what: 'card', card: c, seat, zone: 'hand' });
       box.append(el);
-    }
+    });
     if (!p.hand.cards.length) box.append(h('span', { class: 'tw-hand-empty muted', text: `${tx('hand')}: 0` }));
   } else {
     const backs = h('div', { class: 'tw-hand-backs' });
@@ -211,6 +216,18 @@ function handRow(v, seat, bottom) {
       h('span', { class: 'tw-count', text: tx('hand_n', { n: p.hand.count }) })), { type: 'tw', what: 'hand', seat }));
   }
   return box;
+}
+
+/** Why an own hand card cannot be used now: a short chip on the card, the whole reason as
+ *  its title, its accessible description and `data-why` (for tests). */
+function markWhy(el, why) {
+  el.classList.add('tw-why');
+  el.dataset.why = why.text;
+  el.dataset.whyCode = why.code;
+  el.title = why.text;
+  el.setAttribute('aria-description', why.text);
+  el.append(h('span', { class: 'tw-why-chip', dataset: { code: why.code }, 'aria-hidden': 'true', text: tx(`why_${why.code}`) }));
+  return el;
 }
 
 function poolPanel(v, seat) {
@@ -295,13 +312,12 @@ function effectLine(v) {
   const text = e ? tx('effect_of', { card: e.card.label, who: seatName(e.seat) }) : tx('no_effect');
   const inert = e && !v.config.vitalEffect;
   const el = h('div', { class: `tw-effect${e ? ' on' : ''}${inert ? ' inert' : ''}`, title: inert ? tx('effect_inert') : null },
-    h('span', { class: 'tw-effect-label', text: tx('vital_effect') }),
-    h('strong', { text }));
+    h('span', { class: 'tw-effect-label' }, term('vital_effect', tx('vital_effect')), ' ', h('strong', { text })));
   if (e) infoable(el, { type: 'tw', what: 'vital', seat: e.seat, n: v.players[e.seat].vitals.findIndex((x) => x.status === 'effect') + 1 });
   return el;
 }
 
-function centerEl(v) {
+function centerEl(v, frame) {
   const win = windowOf(v);
   const b = bannerInfo(v);
   const response = !!(v.pending && v.pending.prompt === 'response' && !v.outcome && v.history.live);
@@ -316,7 +332,9 @@ function centerEl(v) {
       effectLine(v)),
   ];
   const line = attackLine(v);
-  if (response) {
+  if (frame) {
+    kids.push(fightStrip(frame));
+  } else if (response) {
     const yours = !isSpectator() && v.pending.seat === me();
     kids.push(h('div', { class: 'tw-resp', title: yours ? tx('resp_you') : tx('resp_them', { who: seatName(v.pending.seat) }) },
       h('span', { class: 'tw-resp-label', text: tx('resp_window') }),
@@ -325,7 +343,7 @@ function centerEl(v) {
   // While a response window is open the strip is a layer over the board on a phone (it stays
   // at the top while the board scrolls under it: twgp.css), marked [data-layer].
   return h('div', {
-    class: `tw-center${response ? ' response' : ''}${v.attack ? ' has-attack' : ''}`, id: 'tw-center',
+    class: `tw-center${response ? ' response' : ''}${v.attack ? ' has-attack' : ''}${frame ? ' playback' : ''}`, id: 'tw-center',
     dataset: response ? { layer: 'response' } : null,
   }, kids);
 }
@@ -346,14 +364,15 @@ function boardFocus(board) {
   }
 }
 
-export function renderBoard(v) {
+/** Draw the board of `v` (during a playback: a frame's board, with `frame`'s strip). */
+export function renderBoard(v, frame = null) {
   const bottom = me();
   const top = 1 - bottom;
   T.nextSigs = new Map();
   const board = $('#tw-board');
   board.style.setProperty('--w', String(v.width));
   boardFocus(board);
-  put(board, halfEl(v, top, 'top'), centerEl(v), halfEl(v, bottom, 'bottom'));
+  put(board, halfEl(v, top, 'top'), centerEl(v, frame), halfEl(v, bottom, 'bottom'));
   T.prevSigs = T.nextSigs;
 }
 

@@ -17,10 +17,14 @@ import {
   attackLine, cardEl, outcomeTitle, reasonText, renderBoard, renderResults, renderTopInfo, sig,
 } from './twgp-board.js';
 import { builder as deckBuilder, buildRefs, buildSelects, refreshBuildSelects } from './twgp-decks.js';
+import { currentFrame, finishPlayback, markTouched, maybePlay } from './twgp-fight.js';
 import { tw, tx } from './twgp-strings.js';
+import { termify } from './twgp-terms.js';
 import { choose } from '../shell/connection.js';
 import { $, $$, h, put } from '../shell/dom.js';
+import { term } from '../shell/glossary.js';
 import { infoable } from '../shell/info.js';
+import { afterPlayback } from '../shell/playback.js';
 import { isMyPrompt, isSpectator, me, online, whoseOf } from '../shell/seats.js';
 import { renderIdleOps, showOutcomeDialog } from '../shell/outcome.js';
 import { S, scheduleRender } from '../shell/state.js';
@@ -63,14 +67,22 @@ function opsSignature(v) {
   ]);
 }
 
+/** Why the options cannot be pressed now ('' when they can). */
+function disabledWhy() {
+  if (!online()) return tx('why_offline');
+  if (S.awaiting != null) return tx('why_sending');
+  return '';
+}
+
 function actionButton(a, v, extraClass = '') {
   const [verb] = words(a);
+  const why = disabledWhy();
   return h('button', {
     type: 'button',
     class: `act tw-act verb-${verb} group-${GROUP_OF[verb] || 'other'}${extraClass}`,
-    dataset: { action: a },
-    disabled: S.awaiting != null || !online(),
-    title: a,
+    dataset: why ? { action: a, why } : { action: a },
+    disabled: !!why,
+    title: why || a,
     onclick: () => choose(a),
     onmouseenter: () => setHover(a),
     onmouseleave: () => setHover(null),
@@ -95,7 +107,7 @@ function renderOps(v) {
   const ctx = p.context || {};
   const head = h('div', { class: `ops-prompt${p.prompt === 'response' ? ' tw-resp-prompt' : ''}` },
     h('div', { class: 'ops-title', text: promptName(p.prompt) }),
-    h('p', { class: 'ops-expl', text: promptText(v) }));
+    h('p', { class: 'ops-expl' }, termify(promptText(v))));
   if (p.prompt === 'response') {
     const line = attackLine(v);
     if (line) head.append(line);
@@ -108,6 +120,10 @@ function renderOps(v) {
   }
   const kids = [head];
   const legal = p.legal;
+  const idle = idleWhy(v, legal);
+  if (idle) head.append(idle);
+  const why = disabledWhy();
+  if (why) head.append(h('p', { class: 'ops-note tw-disabled-why', dataset: { why }, text: why }));
   const hits = new Set(matching(v, legal));
   if (T.focus.length) {
     kids.push(h('div', { class: 'tw-focus' },
@@ -124,7 +140,9 @@ function renderOps(v) {
     groups.get(g).push(a);
   }
   const box = h('div', { class: 'ops-actions tw-groups' });
-  for (const g of GROUPS) {
+  // In the battle phase the attacks come first, after the buttons that move the turn on.
+  const order = p.prompt === 'battle_window' ? ['flow', 'attack', ...GROUPS.filter((g) => g !== 'flow' && g !== 'attack')] : GROUPS;
+  for (const g of order) {
     const items = groups.get(g);
     if (!items) continue;
     const shown = T.focus.length ? items.filter((a) => hits.has(a)) : items;
@@ -132,8 +150,8 @@ function renderOps(v) {
     const section = h('div', { class: `tw-group g-${g}${folded ? ' folded' : ''}${T.focus.length && !shown.length ? ' filtered' : ''}`, dataset: { group: g } });
     if (g !== 'flow') {
       section.append(h('div', { class: 'tw-group-head' },
-        h('span', { class: 'tw-group-name', text: tx(`gr_${g}`) }),
-        h('span', { class: 'tw-group-count', text: T.focus.length ? `${shown.length}/${items.length}` : String(items.length) }),
+        h('span', { class: 'tw-group-name' }, groupTerm(g), ' ',
+          h('span', { class: 'tw-group-count', text: T.focus.length ? `${shown.length}/${items.length}` : String(items.length) })),
         items.length > GROUP_FOLD && !T.focus.length ? h('button', {
           type: 'button', class: 'link tw-group-toggle', dataset: { group: g },
           text: folded ? tx('show_all_n', { n: items.length }) : tx('hide_group'),
@@ -153,6 +171,57 @@ function renderOps(v) {
     T.opsPid = p.prompt_id;
     body.scrollTop = 0; // a new question starts at its top
   }
+}
+
+/** The name of a group of options, as a word of the glossary where it is one. */
+function groupTerm(g) {
+  const text = tx(`gr_${g}`);
+  switch (g) {
+    case 'summon': return term('drive', text);
+    case 'weapon': return term('weapon', text);
+    case 'surge': return term('surge', text);
+    case 'vital': return term('vital', text);
+    default: return text;
+  }
+}
+
+/** When the only choices move the turn on (バトル・フェイズへ, ターン終了), why nothing else
+ *  can be done: the reasons of the hand's cards (the server's `why_not`, each once, with the
+ *  cards it holds for), an empty hand, no unit that can attack. */
+function idleWhy(v, legal) {
+  if (!legal.length || !legal.every((a) => a === 'battle' || a === 'end')) return null;
+  const mine = v.players[v.pending.seat];
+  const reasons = [];
+  const cards = new Map();
+  for (const w of v.why_not || []) {
+    if (w.zone !== 'hand') continue;
+    const card = (mine.hand.cards || [])[w.index];
+    if (!cards.has(w.text)) { cards.set(w.text, []); reasons.push(w.text); }
+    if (card) cards.get(w.text).push(card.label);
+  }
+  const en = S.settings.lang === 'en';
+  const items = reasons.map((text) => (cards.get(text).length ? `${cards.get(text).join(en ? ', ' : '・')}${en ? ': ' : '：'}${text}` : text));
+  if (!mine.hand.count) items.push(tx('idle_no_hand'));
+  if (legal.includes('end') && !mine.battle.some((st) => st && st.pose === 'active')) items.push(tx('idle_no_attacker'));
+  const text = [tx('idle_head'), ...items].join(' ');
+  return h('div', { class: 'ops-note tw-idle', dataset: { why: text } },
+    h('strong', { text: tx('idle_head') }),
+    h('ul', { class: 'tw-idle-list' }, items.map((x) => h('li', null, termify(x)))));
+}
+
+/** The operation panel while a fight plays back: what is going on, and the skip. */
+function renderPlaybackOps() {
+  const sig = `tw-playback|${S.settings.lang}`;
+  const body = $('#ops-body');
+  if (T.opsSig === sig && body.dataset.ruleset === 'twgp') return;
+  T.opsSig = sig;
+  body.dataset.ruleset = 'twgp';
+  put(body,
+    h('div', { class: 'ops-prompt waiting' },
+      h('div', { class: 'ops-title' }, h('span', { class: 'spinner' }), tx('fs_banner')),
+      h('p', { class: 'muted', text: tx('fs_ops') })),
+    h('div', { class: 'ops-actions' },
+      h('button', { type: 'button', class: 'act-secondary tw-skip-ops', text: tx('fs_skip'), onclick: finishPlayback })));
 }
 
 /* ================================================================== selecting on the board */
@@ -237,7 +306,7 @@ function cardFacts(card, extra = []) {
   const d = cdef(card.slug) || {};
   const kind = card.kind || d.kind || 'unit';
   const stats = [];
-  if (kind === 'unit') stats.push(h('span', { class: 'stat' }, `${tx('base')} `, h('b', { text: two(card.base ?? d.base) })));
+  if (kind === 'unit') stats.push(h('span', { class: 'stat' }, term('base', tx('base')), ' ', h('b', { text: two(card.base ?? d.base) })));
   return [
     h('div', { class: 'info-card' }, cardEl(card, { size: 'i' })),
     h('div', { class: 'info-main' },
@@ -267,7 +336,7 @@ function listFacts(title, cards, note) {
   return [h('div', { class: 'info-main wide' },
     h('div', { class: 'info-name', text: title }),
     h('div', { class: 'info-count', text: tx('n_cards', { n: cards.length }) }),
-    note ? h('p', { class: 'info-sub', text: note }) : null,
+    note ? h('p', { class: 'info-sub' }, termify(note)) : null,
     cards.length ? list : null)];
 }
 
@@ -302,13 +371,13 @@ function renderInfo(v, info) {
       if (!st) return [h('div', { class: 'info-main wide' }, h('div', { class: 'info-name', text: tx('empty_sq') }), h('div', { class: 'info-where muted', text: where }))];
       const extra = [
         h('div', { class: 'info-where muted', text: where }),
-        h('div', { class: 'tw-info-pose' }, h('span', { class: `tw-tag pose pose-${st.pose}`, text: tx(`pose_${st.pose}`) }), ' ', tx(`posed_${st.pose}`),
+        h('div', { class: 'tw-info-pose' }, h('span', { class: `tw-tag pose pose-${st.pose}`, text: tx(`pose_${st.pose}`) }), ' ', ...termify(tx(`posed_${st.pose}`)),
           st.gb_turn != null ? ` · ${tx('gb_turn', { n: st.gb_turn })}` : ''),
       ];
       if (st.role) extra.push(h('div', { class: `tw-info-role ${st.role}`, text: tx(`role_${st.role}`) }));
       if (st.pow != null) {
         extra.push(h('div', { class: 'info-stats' },
-          h('span', { class: 'stat' }, `${tx('pow')} `, h('b', { text: st.pow })),
+          h('span', { class: 'stat' }, term('pow', tx('pow')), ' ', h('b', { text: st.pow })),
           h('span', { class: 'stat muted', text: `= ${two(st.base)} + ${st.weapons.length}` })));
       }
       extra.push(h('div', { class: 'tw-info-list' }, `${tx('weapons')}：`, st.weapons.length ? st.weapons.map((w) => h('span', { class: `tw-mini suit-${suitOf(w)}`, text: w.label })) : tx('none')));
@@ -362,11 +431,19 @@ function renderInfo(v, info) {
 
 /* ================================================================== the end of a game */
 
-/** Show the end of the game once, when the live view first has an outcome. */
+/** Play a fight that just resolved, then show the end of the game once, when the live view
+ *  first has an outcome (after the playback: the last fight is seen first). */
 function detectEnd(prev, v) {
-  if (!v.history.live || !v.outcome) return;
+  if (S.replay || !v.history.live) {
+    finishPlayback();
+    return;
+  }
+  maybePlay(prev, v);
+  if (!v.outcome) return;
   const sameGame = prev && prev.session.id === v.session.id && prev.history.live;
-  if ((!sameGame || !prev.outcome) && S.dismissedMatch !== v.session.id) showGameOver(v);
+  if ((!sameGame || !prev.outcome) && S.dismissedMatch !== v.session.id) {
+    afterPlayback(() => { if (S.dismissedMatch !== v.session.id) showGameOver(v); });
+  }
 }
 
 function showGameOver(v) {
@@ -443,13 +520,21 @@ function render(v) {
     T.focus = [];
     T.hover = null;
   }
-  renderTopInfo(v);
-  renderBoard(v);
+  const frame = S.replay ? null : currentFrame();
+  const shown = frame && frame.shown ? frame.shown : v;
+  renderTopInfo(shown);
+  renderBoard(shown, frame);
   renderResults(v);
-  if (!S.replay) renderOps(v);
-  else T.opsSig = '';
-  markSelectable(v);
-  applyHover();
+  if (S.replay) T.opsSig = '';
+  else if (frame) renderPlaybackOps();
+  else renderOps(v);
+  if (frame) {
+    markSelectable(shown);
+    markTouched(frame);
+  } else {
+    markSelectable(v);
+    applyHover();
+  }
 }
 
 /** Forget what was drawn (a new game, a language switch). */
@@ -490,7 +575,10 @@ export const game = {
   promptName,
   detectEnd,
   onBoardClick: boardClick,
-  onEscape: clearFocus,
+  onEscape: () => {
+    if (currentFrame()) { finishPlayback(); return true; }
+    return clearFocus();
+  },
   reset,
   replayTurnLabel,
   continueConfig: (match, seat, res) => ({ ruleset: 'twgp', mode: 'vs_com', com: res.com }),
