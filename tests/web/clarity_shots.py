@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.web.driver import pick, prompt_id, settle, visible_options
+from tests.web.driver import _place_of, pending, pick, press, prompt_id, settle, visible_options
 
 _STATE = """() => {
   if (document.body.dataset.playback) return 'playback';
@@ -44,8 +44,13 @@ def shoot(page: Any, ruleset: str, out: Path) -> list[str]:
                     page.screenshot(path=str(out / f"{ruleset}_{name}.png"))
                     taken.append(name)
                 page.wait_for_function(
-                    "s => document.body.dataset.playback !== s", arg=shown, timeout=10_000
+                    "s => document.body.dataset.playback !== s"
+                    " || !document.querySelector('#overlay').hidden",
+                    arg=shown,
+                    timeout=30_000,
                 )
+                if page.is_visible("#overlay"):
+                    break
             if sum(x.startswith("frame") for x in taken) >= 3 and "preview" in taken:
                 return taken
             continue
@@ -59,6 +64,9 @@ def shoot(page: Any, ruleset: str, out: Path) -> list[str]:
             continue
         settle(page)
         options = visible_options(page)
+        now = pending(page)
+        if ruleset == "twgp" and now and now["prompt"] == "build":
+            options = [a for a in now["legal"] if a != "done"] or options
         previews = page.evaluate(
             "Object.keys((window.kobo.view && window.kobo.view.previews) || {})"
         )
@@ -73,7 +81,11 @@ def shoot(page: Any, ruleset: str, out: Path) -> list[str]:
                 taken.append("preview")
                 choice = shown
         before = prompt_id(page)
-        page.click(f'#ops button.act[data-action="{choice}"]')
+        place = _place_of(page, ruleset, choice, now) if now else None
+        if place:
+            press(page, place, touch=False, corner=True)
+        else:
+            page.click(f'#ops button.act[data-action="{choice}"]')
         page.wait_for_function(_MOVED, arg=before)
     return taken
 

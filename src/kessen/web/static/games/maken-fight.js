@@ -58,10 +58,8 @@ export function maybePlay(prev, view) {
     return false;
   }
   const frames = buildFrames(res, prev.log.length);
-  const still = document.body.classList.contains('motion-off');
-  return startPlayback({
-    sid, key: res.key, frames: still ? frames.slice(-1) : frames, gameEnd: res.outcome.winner != null,
-  });
+  // (With the screen's motion off the shell holds the last frame alone.)
+  return startPlayback({ sid, key: res.key, frames, gameEnd: res.outcome.winner != null });
 }
 
 /* ---------------------------------------------------------------- the board of a frame */

@@ -15,10 +15,9 @@ import { tx } from './twgp-strings.js';
 import { termify } from './twgp-terms.js';
 import { h } from '../shell/dom.js';
 import {
-  currentFrame, finishPlayback, frameIndex, markPlayed, PB, playedBefore, startPlayback,
+  currentFrame, extendPlayback, finishPlayback, frameIndex, markPlayed, PB, playedBefore, startPlayback,
 } from '../shell/playback.js';
 import { isMyPrompt } from '../shell/seats.js';
-import { effectiveMotion } from '../shell/settings.js';
 import { S } from '../shell/state.js';
 
 /** The modes whose fights play back (not COM vs COM: the spectator follows the server). */
@@ -293,10 +292,9 @@ export function buildFrames(res, pre, view) {
   return frames;
 }
 
-/** The frames of `res` at the motion setting (off: only the result, its last frame). */
+/** The frames of `res` (the shell holds only the last one when the screen's motion is off). */
 function framesAt(res, pre, view) {
-  const frames = buildFrames(res, pre, view);
-  return effectiveMotion() === 'off' ? frames.slice(-1) : frames;
+  return buildFrames(res, pre, view);
 }
 
 /** A new live view: play the record of a fight that just resolved (once per record; not for
@@ -336,13 +334,9 @@ function grow(res, view) {
   run.complete = res.complete;
   const frames = framesAt(res, run.pre, view);
   const banner = frames[frames.length - 1].banner;
-  const playing = PB.run && PB.run.key === res.key ? PB.run : null;
-  if (playing && playing.index < playing.frames.length - 1 && frames.length >= playing.frames.length) {
-    playing.frames = frames;
-  } else if (playing) {
-    // On its last frame: the banner it leaves behind says the final words.
-    Object.assign(playing.frames[playing.frames.length - 1].banner, banner);
-  } else if (PB.banner && PB.banner.sid === view.session.id) {
+  // Running: it gets the new steps (or, on its last frame, the final words of its banner);
+  // over: the banner it left says the final words.
+  if (!extendPlayback(res.key, frames) && PB.banner && PB.banner.sid === view.session.id) {
     Object.assign(PB.banner, banner);
   }
 }

@@ -32,7 +32,8 @@ export function renderLog(v) {
   const bottom = me();
   for (let i = shown - 1; i >= 0; i--) {
     const e = log[i];
-    if (boundary != null && i === boundary && v.session.mode !== 'com_vs_com') {
+    // (The undo boundary is the present's: not drawn into a log held at an earlier frame.)
+    if (boundary != null && i === boundary && shown === log.length && v.session.mode !== 'com_vs_com') {
       frag.append(h('li', { class: 'boundary', text: t('boundary') }));
     }
     const who = typeof e.seat === 'number' ? (e.seat === bottom ? 'mine' : 'theirs') : 'none';

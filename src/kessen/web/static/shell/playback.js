@@ -36,9 +36,12 @@ export function markPlayed(sid, key) {
 }
 
 /** Play `frames` of the record `key` of session `sid` (once per record). With the pace set to
- *  off, nothing steps but the last frame's banner is shown. `gameEnd` holds the last frame
- *  longer. Returns whether a playback started. */
-export function startPlayback({ sid, key, frames, gameEnd = false }) {
+ *  off, nothing steps but the last frame's banner is shown; with the screen's motion off, the
+ *  last frame alone is held. `gameEnd` holds the last frame longer. Returns whether a
+ *  playback started. */
+export function startPlayback({ sid, key, frames: all, gameEnd = false }) {
+  const still = document.body.classList.contains('motion-off');
+  const frames = still ? all.slice(-1) : all;
   if (playedBefore(sid, key) || !frames.length) return false;
   markPlayed(sid, key);
   finishPlayback();
@@ -51,6 +54,23 @@ export function startPlayback({ sid, key, frames, gameEnd = false }) {
   PB.run = { sid, key, frames, index: 0, timer: null, onEnd: [], gameEnd };
   S.opsSig = '';
   tick();
+  return true;
+}
+
+/** The running playback of record `key` gets the frames of its record as it grew (a step
+ *  the other seat chose a moment later); frames already shown stay as they were. Returns
+ *  whether it was running (else the caller updates what it keeps). */
+export function extendPlayback(key, frames) {
+  const run = PB.run;
+  if (!run || run.key !== key) return false;
+  if (document.body.classList.contains('motion-off')) {
+    run.frames = frames.slice(-1);
+    run.index = 0;
+  } else if (run.index < run.frames.length - 1 && frames.length >= run.frames.length) {
+    run.frames = frames;
+  } else {
+    Object.assign(run.frames[run.frames.length - 1], { banner: frames[frames.length - 1].banner });
+  }
   return true;
 }
 
