@@ -232,9 +232,15 @@ LISTS: dict[str, tuple[Callable[[GameState, int], str], tuple[str, ...], frozens
         ),
     ),
     "twgp": (twgp_slug, ("slug",), frozenset({"log", "pending", "why_not", "vital_effect"})),
-    "maken": (maken_slug, ("card", "copy_of"), frozenset({"log", "deck", "bet", "pending"})),
+    # (Its reasons, previews and record name cards the view shows elsewhere: the hand's, the
+    # fields', the log's.)
+    "maken": (
+        maken_slug,
+        ("card", "copy_of"),
+        frozenset({"log", "deck", "bet", "pending", "resolution", "previews", "why_not"}),
+    ),
 }
-HISTORY = frozenset({"log", "resolution", "deck", "bet"})
+HISTORY = frozenset({"log", "resolution", "deck", "bet", "previews", "why_not"})
 """The parts of a view that name cards by the log or by the deck lists, wherever they are now
 (Kōbō's record of the last resolution is drawn from the log)."""
 OFF_BOARD = frozenset({"chain", "context", "tactics_deck"})

@@ -21,6 +21,9 @@ from kessen.games.kobo.worlds import (
     world_sampler,
 )
 
+LOGLESS: dict[str, object] = {"log": [], "previews": None}
+"""What a search world's view lacks: the log, and the option previews whose records it reads."""
+
 
 def _dump(view: dict[str, object]) -> str:
     return json.dumps(view, sort_keys=True, ensure_ascii=False)
@@ -72,7 +75,7 @@ def test_sampled_worlds_differ_from_the_truth_and_from_each_other() -> None:
     assert all(w.state_hash() != truth for w in worlds)
     assert len({w.state_hash() for w in worlds}) > 10
     # Search worlds carry no log, nor the last exchange's resolution panel read from it.
-    truth_view = state.view(seat) | {"log": [], "resolution": None}
+    truth_view = state.view(seat) | {"log": [], "resolution": None, "previews": None}
     for world in worlds:
         assert _dump(world.view(seat)) == _dump(truth_view)
         assert world.legal_actions() == state.legal_actions()
@@ -152,7 +155,7 @@ def _face_down_values(
         world = sample(index)
         assert isinstance(world, KoboState)
         world.audit()
-        assert _dump(world.view(view["viewer"])) == _dump(view | {"log": []})
+        assert _dump(world.view(view["viewer"])) == _dump(view | LOGLESS)
         values += [
             card_value(world.defs[world.strategy[i]].slug)
             for i in row
@@ -231,7 +234,7 @@ def test_the_hand_model_deals_the_hand_a_value_rule_would_take(
             world = sample(index)
             assert isinstance(world, KoboState)
             world.audit()
-            assert _dump(world.view(seat)) == _dump(view | {"log": []})
+            assert _dump(world.view(seat)) == _dump(view | LOGLESS)
             found += sorted(world.defs[c].slug for c in world.zone(opponent, THAND)) == truth
         return found
 
@@ -346,7 +349,7 @@ def test_pass_inference_keeps_worlds_in_which_the_opponent_would_have_passed(
                 world = sample(index)
                 assert isinstance(world, KoboState)
                 world.audit()
-                assert _dump(world.view(seat)) == _dump(view | {"log": []})
+                assert _dump(world.view(seat)) == _dump(view | LOGLESS)
                 kept += would_pass(world, 1 - seat)
         return kept
 

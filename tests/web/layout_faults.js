@@ -3,8 +3,8 @@
 // scrolled out of its box is left out. Returns lists of faults, each named by its place:
 //  small    text drawn smaller than 11 CSS px (a transform's scale included);
 //  tiny     a target (button, link, field with its label, glowing place) smaller than
-//           24 × 24 CSS px (a link inside a sentence or a glossary word in a line of text
-//           excepted, as WCAG 2.5.8's inline exception does);
+//           24 × 24 CSS px (a link inside a sentence or a glossary word excepted, as WCAG
+//           2.5.8's inline exception does);
 //  overlap  two targets whose visible boxes intersect (one inside the other is fine; what
 //           lies over the board on purpose is a layer, marked [data-layer]: a dialog, a
 //           drawer, the phone's chain strip; targets are compared within their own layer);
@@ -56,6 +56,9 @@
   const targets = [];
   for (const e of document.querySelectorAll(TARGETS)) {
     if (e.disabled || hiddenForReaders(e)) continue;
+    // A glossary word is text in a label, title or sentence that explains itself on focus,
+    // not a control: sized and placed by its text (WCAG 2.5.8's inline exception).
+    if (e.classList.contains('term')) continue;
     const box = visible(e);
     if (box) targets.push({ e, box, layer: e.closest('[data-layer]') });
   }
@@ -63,9 +66,6 @@
   for (const { e } of targets) {
     // A link inside a sentence is sized by its text (WCAG 2.5.8's inline exception).
     if (e.tagName === 'A' && getComputedStyle(e).display === 'inline') continue;
-    // So is a glossary word in a line of text (a label, a title, a sentence): it is text that
-    // explains itself on focus, not a control.
-    if (e.classList.contains('term')) continue;
     // A field's label is pressed as the field itself: their boxes together are the target.
     const boxes = [e, ...(e.labels || [])].map((x) => x.getBoundingClientRect());
     const r = {

@@ -42,7 +42,9 @@ def test_rules_screen_from_the_start_screen(page: Any, server: str) -> None:
     for entry in rules["toc"]:
         assert page.inner_text(f"#help-doc #{entry['id']}").strip() == entry["title"]
     toc = page.eval_on_selector_all("#help-toc-list button", "bs => bs.map(b => b.dataset.target)")
-    assert toc == [e["id"] for e in rules["toc"] if e["level"] > 1] + ["keys"]
+    # The document's sections, then the game's glossary, then the keys.
+    assert toc == [e["id"] for e in rules["toc"] if e["level"] > 1] + ["glossary", "keys"]
+    assert page.locator("#help-doc #glossary ~ dl.gl-list dt").count() >= 8
     # The table of contents moves the document to a section.
     page.click('#help-toc-list button[data-target="sec-5"]')
     page.wait_for_function(IN_VIEW, arg="sec-5")
@@ -75,7 +77,8 @@ def test_credits_name_the_licence_and_every_author(page: Any, server: str) -> No
     sets = credits["rulesets"]["kobo"]
     assert sets, "the Kōbō icons have credits"
     for item in sets:
-        box = f'#help-doc .credit-set[data-set="{item["set"]}"]'
+        game = '#help-doc .credit-game[data-ruleset="kobo"]'
+        box = f'{game} .credit-set[data-set="{item["set"]}"]'
         licence = page.locator(f"{box} .credit-license a")
         assert licence.get_attribute("href") == item["license"]["url"]
         assert licence.inner_text() == item["license"]["title"]

@@ -395,12 +395,15 @@ def test_continue_from_a_step_then_play_with_the_why_panel(hpage: Any, history: 
     driver = Driver(page)
     play_first_options(driver, "!!(window.kobo.view && window.kobo.view.com_why)")
     settle(page)
+    # COM's reasons wait for a playback of the chain to reach the present.
+    page.wait_for_function("() => !document.body.dataset.playback")
     assert page.locator("#why .why-action strong").count() == 1
     play_first_options(
         driver,
         "!!(window.kobo.view && window.kobo.view.com_why && window.kobo.view.com_why.candidates)",
     )
     settle(page)
+    page.wait_for_function("() => !document.body.dataset.playback")
     why = view(page)["com_why"]
     assert page.locator("#why .why-cand").count() == len(why["candidates"])
     assert page.locator("#why .why-cand.chosen").count() == 1

@@ -37,7 +37,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Hub]
     """A server (COM pace 0, recording into a store) whose sessions the test can read: the
     engine's truth."""
     store = MatchStore(tmp_path_factory.mktemp("maken") / "matches.sqlite3")
-    app = create_app(pace=0.0, store=store)
+    app = create_app(pace=0.0, store=store, default_com="heuristic")
     hub: Hub = app.state.hub
     with running(app) as url:
         yield url, hub

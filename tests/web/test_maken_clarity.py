@@ -85,7 +85,7 @@ SILENT = """() => {
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[str, Hub]]:
     """A server whose COM moves at once."""
-    app = create_app(pace=0.0)
+    app = create_app(pace=0.0, default_com="heuristic")  # quick, scripted COM
     with running(app) as url:
         yield url, app.state.hub
 

@@ -42,7 +42,7 @@ WANTED = ["battle-signal", "ambush-shield"]
 @pytest.fixture(scope="module")
 def live() -> Iterator[tuple[str, Hub]]:
     """A server whose COM moves at once, and its hub (the sessions' real states)."""
-    app = create_app(pace=0.0)
+    app = create_app(pace=0.0, default_com="heuristic")  # quick, scripted COM
     hub: Hub = app.state.hub
     with running(app) as url:
         yield url, hub
