@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.driver import start_match, view
+from tests.web.driver import settle, start_match, view
 
 
 def test_a_chosen_seed_is_marked_an_open_deal_and_a_fair_deal_is_not(page: Any) -> None:
@@ -32,4 +32,5 @@ def test_a_chosen_seed_is_marked_an_open_deal_and_a_fair_deal_is_not(page: Any) 
     page.wait_for_function(
         "() => !!(window.kobo && window.kobo.view) && window.kobo.view.session.open_deal === false"
     )
+    settle(page)  # the view is drawn
     assert page.is_hidden("#deal-badge")
