@@ -10,6 +10,7 @@ import { infoable } from '../shell/info.js';
 import { renderLane } from '../shell/lane.js';
 import { isSpectator, levelName, me, seatLabel, seatName, whoseOf } from '../shell/seats.js';
 import { S } from '../shell/state.js';
+import { safeSvg } from '../shell/svg.js';
 
 export const KIND_ORDER = ['character', 'deploy', 'trap', 'tactic'];
 
@@ -96,22 +97,7 @@ const ICONS = new Map();
 function iconTemplate(name) {
   if (ICONS.has(name)) return ICONS.get(name);
   const svg = (cat().icons || {})[name] || (catalogs.ja && catalogs.ja.icons ? catalogs.ja.icons[name] : null);
-  let tpl = null;
-  if (svg) {
-    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
-    const root = doc.documentElement;
-    if (root && root.nodeName === 'svg' && !doc.querySelector('parsererror')) {
-      for (const bad of root.querySelectorAll('script, foreignObject, style')) bad.remove();
-      for (const el of [root, ...root.querySelectorAll('*')]) {
-        for (const a of Array.from(el.attributes)) {
-          if (/^on/i.test(a.name) || a.name === 'style' || /href$/i.test(a.name)) el.removeAttribute(a.name);
-        }
-      }
-      root.setAttribute('aria-hidden', 'true');
-      root.setAttribute('focusable', 'false');
-      tpl = document.importNode(root, true);
-    }
-  }
+  const tpl = safeSvg(svg);
   ICONS.set(name, tpl);
   return tpl;
 }

@@ -5,6 +5,7 @@
 import { lang, TX, tx } from './maken-strings.js';
 import { catalogLoader } from '../shell/catalog.js';
 import { h } from '../shell/dom.js';
+import { safeSvg } from '../shell/svg.js';
 import { bannerFor } from '../shell/outcome.js';
 import { isSpectator, me, seatName, whoseOf } from '../shell/seats.js';
 
@@ -73,20 +74,7 @@ function iconTemplate(name) {
   const c = cat();
   const svg = c && c.icons ? c.icons[name] : null;
   if (!svg) return null; // not cached: the catalogue may still be on its way
-  let tpl = null;
-  const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
-  const root = doc.documentElement;
-  if (root && root.nodeName === 'svg' && !doc.querySelector('parsererror')) {
-    for (const bad of root.querySelectorAll('script, foreignObject, style')) bad.remove();
-    for (const el of [root, ...root.querySelectorAll('*')]) {
-      for (const a of Array.from(el.attributes)) {
-        if (/^on/i.test(a.name) || a.name === 'style' || /href$/i.test(a.name)) el.removeAttribute(a.name);
-      }
-    }
-    root.setAttribute('aria-hidden', 'true');
-    root.setAttribute('focusable', 'false');
-    tpl = document.importNode(root, true);
-  }
+  const tpl = safeSvg(svg);
   ICONS.set(name, tpl);
   return tpl;
 }
