@@ -202,6 +202,9 @@ export function renderBanner(v) {
     return;
   }
   box.dataset.outcome = JSON.stringify(b.outcome ?? null);
+  // Over the top of the board, under the top bar however many rows it has at this width.
+  const table = $('#table');
+  box.style.top = `${Math.round((table ? table.getBoundingClientRect().top : 48) + 8)}px`;
   put(box,
     h('div', { class: 'rb-text' },
       h('strong', { class: 'rb-title', text: b.title }),
