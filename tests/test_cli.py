@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,81 @@ def test_replay_of_a_twgp_record_in_japanese_and_from_seat_1(
     record["hashes"]["30"] = "0" * 24
     path.write_text(json.dumps(record), encoding="utf-8")
     assert "diverged at step 30" in _fails(1, "replay", str(path))
+
+
+# --- TWGP and Project Maken: cards, decks, builds, watch ---------------------------------------
+
+
+def test_cards_of_twgp_and_maken() -> None:
+    pack = _ok("cards", "--ruleset", "twgp", "--lang", "en")
+    assert "Ace of Spades" in pack and "Red Joker" in pack and "Weapon" in pack
+    weapons = _ok("cards", "--ruleset", "twgp", "--lang", "en", "--kind", "weapon")
+    assert "Jack of Spades" in weapons and "Ace of Spades" not in weapons
+    maken = _ok("cards", "--ruleset", "maken")
+    assert "霜月斬" in maken and "ソウマ" in maken and "補助" in maken
+    out = _fails(2, "cards", "--ruleset", "maken", "--kind", "trap")
+    assert "card kinds of Project Maken are attack, support" in out
+    assert "character, deploy, trap, tactic" in _fails(2, "cards", "--kind", "unit")
+
+
+def test_decks_of_twgp_and_maken() -> None:
+    pools = _ok("decks", "list", "--ruleset", "twgp", "--lang", "en")
+    assert "P1's pool (♠♣)" in pools and "P2's pool (♥♦)" in pools and "26" in pools
+    assert "3 vitals and 3 cards set aside" in pools
+    hearts = _ok("decks", "show", "p2", "--ruleset", "twgp", "--lang", "en")
+    assert "Ace of Hearts" in hearts and "Ace of Spades" not in hearts
+    characters = _ok("decks", "list", "--ruleset", "maken", "--lang", "en")
+    for name in ("Souma", "Rinne", "Mizuha", "Garou"):
+        assert name in characters
+    souma = _ok("decks", "show", "so", "--ruleset", "maken", "--lang", "en")
+    assert "Souma (SO)" in souma and "Frost-Moon Cut" in souma and "SO: 50" in souma
+    unknown = _fails(2, "decks", "show", "fortress", "--ruleset", "maken")
+    assert "SO (ソウマ)" in unknown
+    assert "p1, p2 (or a build .toml file)" in _fails(2, "decks", "show", "x", "--ruleset", "twgp")
+
+
+def test_validate_and_show_a_twgp_build(tmp_path: Path) -> None:
+    builds = registry.get("twgp").decks
+    assert builds is not None
+    good = tmp_path / "good.toml"
+    good.write_text(
+        builds.to_toml(
+            {"vitals": ["s10", "c10", "sk"], "hand": ["sa"], "aside": ["s9", "c9", "s8"]}
+        ),
+        encoding="utf-8",
+    )
+    assert f"{good}: valid" in _ok("decks", "validate", str(good), "--ruleset", "twgp")
+    shown = _ok("decks", "show", str(good), "--ruleset", "twgp", "--lang", "en")
+    assert "vitals: 3" in shown and "deck (besides the starting hand): 19" in shown
+    short = tmp_path / "short.toml"
+    short.write_text('vitals = ["s10", "c10"]\nhand = []\naside = ["s9", "c9", "s8"]\n')
+    out = _fails(1, "decks", "validate", str(short), "--ruleset", "twgp")
+    assert "vitals" in out and "expected 3 cards (2 given)" in out
+    broken = tmp_path / "broken.toml"
+    broken.write_text('vitals = ["s10"\n', encoding="utf-8")
+    assert f"{broken}: build file:" in _fails(
+        2, "decks", "validate", str(broken), "--ruleset", "twgp"
+    )
+    refused = _fails(2, "decks", "validate", str(good), "--ruleset", "maken")
+    assert "serves Kōbō (攻防) (kobo) and TWGP トランプ版 (twgp) only" in refused
+    assert "Project Maken (maken)" in refused
+
+
+def test_watch_twgp_and_maken_from_seat_0() -> None:
+    twgp = _ok("watch", "--ruleset", "twgp", "--lang", "en", "--seed", "3")
+    assert "TWGP トランプ版 — heuristic vs heuristic — seed 3" in twgp
+    assert "Winner: P" in twgp or "no winner" in twgp
+    assert "P1 (you): pile" in twgp and "battle  1:" in twgp
+    # P1's hand is listed, P2's only counted.
+    assert re.search(r"P1 \(you\): pile \d+ · hand \d+ \[", twgp)
+    assert not re.search(r"P2: pile \d+ · hand \d+ \[", twgp)
+    maken = _ok(
+        "watch", "--ruleset", "maken", "--lang", "en", "--deck0", "ri", "--players", "random"
+    )
+    assert "Project Maken — random vs random — seed 0" in maken and "P1 plays Rinne" in maken
+    assert "P1 Rinne (you)" in maken
+    assert "leave out --deck0 and --deck1" in _fails(
+        2, "watch", "--ruleset", "twgp", "--deck0", "p1"
+    )
+    assert "plays single games" in _fails(2, "watch", "--ruleset", "twgp", "--best-of", "3")
+    assert "GA (Garou)" in _fails(2, "watch", "--ruleset", "maken", "--deck1", "fortress")

@@ -289,14 +289,14 @@ def pair_jobs(
 
     ``mirror``: both seats play the same (random) starter deck, so the figure measures the
     players and not the decks (the starter decks are far from balanced). A ruleset without
-    decks in its config (TWGP: each seat's pool is fixed) gets only the seed.
+    decks in its config (TWGP: each seat's pool is fixed) gets only the seed; the others deal
+    from their own starter decks (Kōbō's four, Project Maken's four characters).
     """
     rng = random.Random(f"{base}:{index}")  # the same deals for every matchup
     decks = ("", "")
-    if "decks" in registry.get(ruleset).default_config:
-        from kessen.games.kobo.decks import starter_decks
-
-        names = sorted(starter_decks())
+    rules = registry.get(ruleset)
+    if "decks" in rules.default_config:
+        names = sorted(rules.catalog("en").get("decks") or {})
         first = rng.choice(names)
         decks = (first, first) if mirror else (first, rng.choice(names))
     seed = rng.randrange(2**31)
@@ -440,6 +440,38 @@ def run(
     return save()
 
 
+def check_matchups(matchups: Sequence[str], ruleset: str, best_of: int, seed: int) -> str:
+    """Why ``matchups`` cannot be played in ``ruleset`` ("" when they can): every player is
+    built and the first deal of each matchup set up, before any process starts."""
+    try:
+        rules = registry.get(ruleset)
+    except KeyError as err:
+        return str(err.args[0])
+    for matchup in matchups:
+        a, sep, b = matchup.partition("@")[0].partition(":")
+        if not (a and sep and b):
+            return f"--match {matchup!r}: expected A:B[@GAMES]"
+        for name in (a, b):
+            if name.startswith("openspiel-") and ruleset != "kobo":
+                return f"{name}: OpenSpiel's IS-MCTS bot plays Kōbō only (--ruleset kobo)"
+            try:
+                _build(name, ruleset, seed, 0.0)
+            except KeyError as err:
+                known = ", ".join(rules.players)
+                return f"{err.args[0]} for --ruleset {ruleset}; known: {known} (and search levels)"
+        job = pair_jobs(ruleset, a, b, 0, best_of, 0.0, seed, True)[0]
+        config: dict[str, Any] = dict(rules.default_config)
+        if "decks" in config:
+            config["decks"] = list(job.decks)
+        if "best_of" in config:
+            config["best_of"] = best_of
+        try:
+            rules.new_game(config, job.seed)
+        except ValueError as err:
+            return f"{matchup}: {err}"
+    return ""
+
+
 def render_markdown(summaries: Sequence[Json]) -> str:
     """The results as a Markdown table (win rates of the left player, in games)."""
     lines = [
@@ -466,10 +498,20 @@ def render_markdown(summaries: Sequence[Json]) -> str:
 def tournament_main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry: ``kessen tournament [--suite NAME | --match A:B ...] ...``."""
     parser = argparse.ArgumentParser(prog="kessen tournament", description=__doc__.split("\n")[0])
-    parser.add_argument("--suite", action="append", choices=sorted(SUITES), default=[])
+    parser.add_argument(
+        "--suite",
+        action="append",
+        choices=sorted(SUITES),
+        default=[],
+        help="a named set of matchups (repeatable); peer (OpenSpiel's IS-MCTS) is Kōbō only",
+    )
     parser.add_argument("--match", action="append", default=[], metavar="A:B[@GAMES]")
     parser.add_argument(
-        "--games", type=int, default=None, help="games per matchup (default: suite's, or 200)"
+        "--games",
+        type=int,
+        default=None,
+        help="games per matchup (default: suite's, or 200); 0 checks every matchup's players and "
+        "first deal without playing",
     )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--best-of", type=int, default=3)
@@ -502,7 +544,15 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
     if not matchups:
         parser.error("name a --suite or at least one --match A:B")
     if args.games is not None:
+        if args.games < 0:
+            parser.error(f"--games: expected 0 or more, got {args.games}")
         matchups = [m.partition("@")[0] + f"@{args.games}" for m in matchups]
+    problem = check_matchups(matchups, args.ruleset, args.best_of, args.seed)
+    if problem:
+        parser.error(problem)
+    if args.games == 0:
+        print(f"{len(matchups)} matchups of {args.ruleset} checked; no game played (--games 0)")
+        return 0
     summaries = run(
         matchups,
         200,

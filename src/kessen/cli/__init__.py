@@ -1,23 +1,36 @@
 """The ``kessen`` command line: watch and simulate matches, browse cards and decks, replays.
 
-``watch``, ``cards`` and ``decks`` are Kōbō's; ``replay``, ``sim`` and ``store`` take records of
-any registered ruleset (Kōbō, TWGP トランプ版 and Project Maken), each described with its own
-log texts. Every command works from the engine contract only (``new_game``, ``legal_actions``,
-``apply``, ``view``); a match shown on the terminal is always a seat's view, never the true
-state. User errors (an unknown deck, a malformed file) end with a one-line message and a
-non-zero exit code.
+Every command serves Kōbō (攻防), TWGP トランプ版 and Project Maken (``--ruleset kobo|twgp|maken``
+where a command takes one; ``replay`` and ``store`` read each record's own), except
+``decks validate`` (Kōbō's deck files and TWGP's build files: Maken's decks are fixed) and the
+``twgp`` tools; :data:`kessen.cli.common.SERVES` lists them. Every command works from the
+engine contract only (``new_game``, ``legal_actions``, ``apply``, ``view``); a match shown on
+the terminal is always a seat's view, never the true state. User errors (an unknown deck, a
+malformed file, a game the command does not serve) end with a one-line message and a non-zero
+exit code.
 
-The commands live in their own modules: :mod:`kessen.cli.common` (exit codes, one-line errors),
-:mod:`kessen.cli.matches` (``play``, ``watch``), :mod:`kessen.cli.decks` (``cards``, ``decks``),
-:mod:`kessen.cli.replay` (``replay``); ``sim`` and ``store`` are :mod:`kessen.sim.commands`,
-``twgp`` is :mod:`kessen.games.twgp.commands`. This module builds :data:`app` from them.
+The commands live in their own modules: :mod:`kessen.cli.common` (exit codes, one-line errors,
+the rulesets each command serves), :mod:`kessen.cli.matches` (``play``, ``watch``),
+:mod:`kessen.cli.decks` (``cards``, ``decks``; TWGP's and Maken's tables in
+:mod:`kessen.cli.catalogs`), :mod:`kessen.cli.replay` (``replay``); ``sim`` and ``store`` are
+:mod:`kessen.sim.commands`, ``twgp`` is :mod:`kessen.games.twgp.commands`. This module builds
+:data:`app` from them.
 """
 
 from __future__ import annotations
 
 import typer
 
-from kessen.cli.common import EXIT_INVALID, EXIT_USAGE, RULESET, Lang, UserError
+from kessen.cli.common import (
+    EXIT_INVALID,
+    EXIT_USAGE,
+    RULESET,
+    RULESETS,
+    SERVES,
+    Lang,
+    RulesetName,
+    UserError,
+)
 from kessen.cli.decks import Kind, cards, decks_app
 from kessen.cli.matches import play, render_board, watch
 from kessen.cli.replay import Seat, replay, twgp_board
@@ -28,8 +41,11 @@ __all__ = [
     "EXIT_INVALID",
     "EXIT_USAGE",
     "RULESET",
+    "RULESETS",
+    "SERVES",
     "Kind",
     "Lang",
+    "RulesetName",
     "Seat",
     "UserError",
     "app",
@@ -40,13 +56,18 @@ __all__ = [
 
 app = typer.Typer(
     name="kessen",
-    help="Kessen (決戦): play, simulate and inspect Kōbō (攻防) and TWGP card battles.",
+    help="Kessen (決戦): play, watch, simulate and inspect three card battles: Kōbō (攻防, "
+    "--ruleset kobo, the default), TWGP トランプ版 (twgp) and Project Maken (maken).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 app.add_typer(decks_app, name="decks")
-app.add_typer(twgp_app, name="twgp")
+app.add_typer(
+    twgp_app,
+    name="twgp",
+    help="TWGP トランプ版 only: the power conversion table and other ruleset tools.",
+)
 
 # Registered in the order ``kessen --help`` lists them.
 app.command()(play)
@@ -65,7 +86,8 @@ mount_sim_and_store(app)
     }
 )
 def tournament(ctx: typer.Context) -> None:
-    """COM tournaments (levels, honesty, peer): win rates with Wilson 95% intervals.
+    """COM tournaments (suites levels, honesty, peer) of Kōbō, TWGP or Project Maken
+    (--ruleset kobo|twgp|maken; peer: Kōbō only): win rates with Wilson 95% intervals.
 
     ``kessen tournament --suite levels --suite honesty --suite peer [--games N]``; ``--help``
     lists every option.

@@ -1,7 +1,9 @@
-"""The ``play`` and ``watch`` commands: Kōbō in the browser, or COM against COM in the terminal.
+"""The ``play`` and ``watch`` commands: every game in the browser, or COM against COM in the
+terminal.
 
-``watch`` takes its decks and players from options and prints each turn's board
-(:func:`render_board`) as the bottom seat sees it.
+``watch`` takes its ruleset, decks and players from options and prints each turn's board as the
+bottom seat sees it: Kōbō's (:func:`render_board`), or TWGP's and Project Maken's text boards
+(:func:`kessen.cli.replay.text_board`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,18 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from kessen.cli.common import RULESET, Lang, UserError, fail, load_deck_file, stdout
+from kessen.cli.common import (
+    DEFAULT_RULESET,
+    RULESET,
+    TITLES,
+    Lang,
+    RulesetOption,
+    UserError,
+    fail,
+    load_deck_file,
+    stdout,
+)
+from kessen.cli.replay import text_board
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json, RulesError
@@ -30,9 +43,9 @@ from kessen.store.db import SchemaError
 from kessen.store.records import MatchStore, StoreError
 
 
-def _known_players() -> dict[str, PlayerFactory]:
+def _known_players(ruleset: str = RULESET) -> dict[str, PlayerFactory]:
     """The COM players selectable on the command line: the ruleset's, by name."""
-    return dict(registry.get(RULESET).players)
+    return dict(registry.get(ruleset).players)
 
 
 # --------------------------------------------------------------------------------------------
@@ -40,8 +53,22 @@ def _known_players() -> dict[str, PlayerFactory]:
 # --------------------------------------------------------------------------------------------
 
 
-def _deck_arg(value: str) -> str | Json:
-    """A starter deck name as is, or a deck file loaded into a deck object."""
+def _deck_arg(value: str, ruleset: str = RULESET) -> str | Json:
+    """A starter deck name as is, or (Kōbō) a deck file loaded into a deck object."""
+    if ruleset == "twgp":
+        raise UserError(
+            f"{TITLES['twgp']} has no deck to choose: each seat plays its own half of the pack "
+            "(p1 ♠♣, p2 ♥♦; `kessen decks list --ruleset twgp`); leave out --deck0 and --deck1"
+        )
+    if ruleset != "kobo":
+        catalog = registry.get(ruleset).catalog("en")
+        names = {name.upper(): name for name in catalog.get("decks") or {}}
+        if value.upper() in names:
+            return str(names[value.upper()])
+        shown = ", ".join(
+            f"{name} ({catalog.get('characters', {}).get(name, name)})" for name in names.values()
+        )
+        raise UserError(f"unknown deck {value!r}; {TITLES[ruleset]}'s decks: {shown}")
     starters = starter_decks()
     if value in starters:
         return value
@@ -52,42 +79,50 @@ def _deck_arg(value: str) -> str | Json:
     raise UserError(f"unknown deck {value!r}; starter decks: {known} (or a .toml file)")
 
 
-def _players(spec: str) -> list[str]:
+def _players(spec: str, ruleset: str = RULESET) -> list[str]:
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if len(names) == 1:
         names *= 2
     if len(names) != 2:
         raise UserError(f"--players takes two names separated by a comma, got {spec!r}")
-    known = _known_players()
+    known = _known_players(ruleset)
     for name in names:
         if name not in known:
             raise UserError(f"unknown player {name!r}; known: {', '.join(known)}")
     return names
 
 
-def _config(deck0: str | None, deck1: str | None, best_of: int) -> Json:
-    default = registry.get(RULESET).default_config
-    decks = [
-        _deck_arg(d) if d is not None else default["decks"][i] for i, d in enumerate((deck0, deck1))
-    ]
-    return {"decks": decks, "best_of": best_of}
+def _config(
+    deck0: str | None, deck1: str | None, best_of: int | None, ruleset: str = RULESET
+) -> Json:
+    """The config of a watched match: the ruleset's default, with the decks and the match
+    length given (Kōbō plays best of three by default; TWGP and Maken play single games)."""
+    config = dict(registry.get(ruleset).default_config)
+    if deck0 is not None or deck1 is not None:
+        decks = list(config.get("decks") or ())
+        for seat, deck in enumerate((deck0, deck1)):
+            if deck is not None:
+                decks[seat] = _deck_arg(deck, ruleset)
+        config["decks"] = decks
+    if best_of is not None:
+        if "best_of" not in config and ruleset != "maken":
+            raise UserError(f"--best-of: {TITLES[ruleset]} plays single games")
+        config["best_of"] = best_of
+    elif ruleset == "kobo":
+        config["best_of"] = 3
+    return config
 
 
-def _new_game(config: Json, seed: int) -> GameState:
+def _new_game(config: Json, seed: int, ruleset: str = RULESET) -> GameState:
     try:
-        return registry.get(RULESET).new_game(config, seed)
+        return registry.get(ruleset).new_game(config, seed)
     except RulesError as err:
         raise UserError(str(err)) from None
 
 
-def _make_players(names: Sequence[str], seed: int) -> dict[int, Player]:
-    known = _known_players()
+def _make_players(names: Sequence[str], seed: int, ruleset: str = RULESET) -> dict[int, Player]:
+    known = _known_players(ruleset)
     return {seat: known[name](seed * 2 + seat) for seat, name in enumerate(names)}
-
-
-def _describe(entry: Json, lang: str, viewer: int | None) -> str:
-    """A Kōbō log entry as text (``watch``)."""
-    return registry.get(RULESET).describe(entry, lang, viewer)
 
 
 # --------------------------------------------------------------------------------------------
@@ -263,12 +298,13 @@ def play(
         ),
     ] = "127.0.0.1",
 ) -> None:
-    """Play Kōbō in the browser: start the game server on 127.0.0.1 and open the page.
+    """Play Kōbō, TWGP or Project Maken in the browser: start the game server on 127.0.0.1 and
+    open the page, whose start screen offers every game.
 
     Every match is recorded in the match store; unfinished matches against COM resume when
-    the server is started again. Pages of other sites can neither open a game connection nor
-    reach the API (Origin and Host allow-lists), unless an origin is added with
-    ``--allow-origin``.
+    the server is started again. Ctrl+C stops the server (exit code 130). Pages of other
+    sites can neither open a game connection nor reach the API (Origin and Host allow-lists),
+    unless an origin is added with ``--allow-origin``.
     """
     origins = list(allow_origin or [])
     for origin in origins:
@@ -305,10 +341,15 @@ def play(
 
 def watch(
     deck0: Annotated[
-        str | None, typer.Option("--deck0", help="Seat P1's deck: a starter name or a .toml file.")
+        str | None,
+        typer.Option(
+            "--deck0",
+            help="Seat P1's deck: Kōbō: a starter name or a .toml file; Project Maken: a "
+            "character (SO, RI, MI, GA); TWGP has none.",
+        ),
     ] = None,
     deck1: Annotated[
-        str | None, typer.Option("--deck1", help="Seat P2's deck: a starter name or a .toml file.")
+        str | None, typer.Option("--deck1", help="Seat P2's deck, as --deck0.")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the match.")] = 0,
     pace: Annotated[
@@ -318,19 +359,38 @@ def watch(
     players: Annotated[
         str, typer.Option(help="The two COM players, e.g. heuristic,random.")
     ] = "heuristic,heuristic",
-    best_of: Annotated[int, typer.Option("--best-of", help="Games in the match (odd).")] = 3,
+    best_of: Annotated[
+        int | None,
+        typer.Option(
+            "--best-of",
+            help="Games in the match (odd; Kōbō: 3 by default; TWGP and Project Maken play "
+            "single games).",
+        ),
+    ] = None,
+    ruleset: RulesetOption = DEFAULT_RULESET,
 ) -> None:
-    """Watch one COM-vs-COM match in the terminal, as P1 (the bottom seat) sees it."""
+    """Watch one COM-vs-COM match of Kōbō, TWGP or Project Maken (--ruleset) in the terminal,
+    as P1 (the bottom seat) sees it: the log, the board at each turn, then the result."""
+    rules_name = ruleset.value
     try:
-        names = _players(players)
-        config = _config(deck0, deck1, best_of)
-        state = _new_game(config, seed)
+        names = _players(players, rules_name)
+        config = _config(deck0, deck1, best_of, rules_name)
+        state = _new_game(config, seed, rules_name)
     except UserError as err:
         fail(str(err), err.code)
+    rules = registry.get(rules_name)
+    board = text_board(rules_name)
     out = stdout()
     code = lang.value
     seen = 0
-    out.rule(f"Kōbō — {names[0]} vs {names[1]} — seed {seed}")
+    out.rule(f"{TITLES[rules_name]} — {names[0]} vs {names[1]} — seed {seed}")
+
+    def show_board(view: Json) -> None:
+        if board is None:
+            out.print(render_board(view, code, names))
+        else:
+            for line in board(view, code):
+                out.print(Text(f"  │ {line}", style="cyan"))
 
     def flush() -> None:
         nonlocal seen
@@ -338,9 +398,9 @@ def watch(
         log = view["log"]
         for entry in log[seen:]:
             if entry.get("kind") == "turn":
-                out.print(render_board(view, code, names))
+                show_board(view)
             style = "bold" if entry.get("kind") in ("game_end", "match_end", "turn") else ""
-            out.print(Text(_describe(entry, code, None), style=style))
+            out.print(Text(rules.describe(entry, code, None), style=style))
         seen = len(log)
 
     def step(_state: GameState, _seat: int, _action: Action) -> None:
@@ -349,18 +409,18 @@ def watch(
             time.sleep(pace)
 
     flush()
-    play_out(state, _make_players(names, seed), on_step=step)
+    play_out(state, _make_players(names, seed, rules_name), on_step=step)
     outcome = state.outcome
     final = state.view(0, code)
     out.rule()
-    wins = final["match"]["wins"]
+    if board is not None:
+        show_board(final)
+    match = final.get("match")
+    score = f" — {match['wins'][0]}-{match['wins'][1]}" if isinstance(match, dict) else ""
     if outcome is None or outcome.winner is None:
-        out.print(Text(f"Match over: no winner ({wins[0]}-{wins[1]})", style="bold"))
+        why = f" ({outcome.reason})" if outcome is not None else ""
+        out.print(Text(f"Match over: no winner{why}{score}", style="bold"))
     else:
         winner = outcome.winner
-        out.print(
-            Text(
-                f"Winner: {_seat_name(winner, names)} — {wins[0]}-{wins[1]}",
-                style="bold green",
-            )
-        )
+        why = "" if score else f" ({outcome.reason})"
+        out.print(Text(f"Winner: {_seat_name(winner, names)}{why}{score}", style="bold green"))

@@ -46,7 +46,8 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 store_app = typer.Typer(
-    help="The match store: list, show, export, import, HTML replays, integrity checks.",
+    help="The match store, with the matches of every game (Kōbō, TWGP トランプ版, Project "
+    "Maken): list, show, export, import, HTML replays, integrity checks.",
     no_args_is_help=True,
 )
 
@@ -91,6 +92,24 @@ def _store_faults(command: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
+def _check_ruleset(name: str) -> None:
+    """End the command with a one-line error when ``name`` is no ruleset of the project,
+    naming those there are."""
+    import pkgutil
+
+    import kessen.games
+    from kessen.engine import registry
+
+    known = sorted(m.name for m in pkgutil.iter_modules(kessen.games.__path__) if m.ispkg)
+    if name in known:
+        try:
+            registry.get(name)
+            return
+        except KeyError:
+            pass
+    _fail(f"--ruleset: unknown ruleset {name!r}; known: {', '.join(known)}")
+
+
 def _when(text: str | None, option: str) -> float | None:
     if text is None:
         return None
@@ -108,7 +127,8 @@ def _when(text: str | None, option: str) -> float | None:
 @store_app.command("path")
 @_store_faults
 def store_path(database: DbOption = None) -> None:
-    """Print the path of the store's file."""
+    """Print the path of the store's file (one store keeps the matches of Kōbō, TWGP and
+    Project Maken)."""
     _out().print(db.resolve_path(database))
 
 
@@ -122,7 +142,9 @@ def store_list(
     ] = None,
     since: Annotated[str | None, typer.Option(help="Created on or after (ISO date).")] = None,
     until: Annotated[str | None, typer.Option(help="Created before (ISO date).")] = None,
-    ruleset: Annotated[str | None, typer.Option(help="Ruleset name.")] = None,
+    ruleset: Annotated[
+        str | None, typer.Option(help="Only this game's matches: kobo, twgp or maken.")
+    ] = None,
     finished: Annotated[
         bool | None, typer.Option("--finished/--unfinished", help="Only finished/unfinished.")
     ] = None,
@@ -131,8 +153,11 @@ def store_list(
     limit: Annotated[int, typer.Option(help="At most this many (newest first).")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
 ) -> None:
-    """List stored matches, newest first."""
+    """List stored matches of every game (Kōbō, TWGP, Project Maken; --ruleset: one of them),
+    newest first."""
     parsed: int | str | None = None
+    if ruleset is not None:
+        _check_ruleset(ruleset)
     if result is not None:
         if result not in ("0", "1", NO_RESULT):
             _fail(f"--result: expected 0, 1 or none, got {result!r}")
@@ -180,7 +205,8 @@ def store_show(
     match_id: Annotated[int, typer.Argument(help="Match id.")],
     database: DbOption = None,
 ) -> None:
-    """Show one match's record (without its actions) as JSON."""
+    """Show one match's record (without its actions) as JSON: a match of any game (Kōbō,
+    TWGP or Project Maken)."""
     with _open(database) as store:
         try:
             record = store.get(match_id)
@@ -206,7 +232,7 @@ def store_export(
     ] = None,
     database: DbOption = None,
 ) -> None:
-    """Export one match as one JSON file."""
+    """Export one match of any game (Kōbō, TWGP or Project Maken) as one JSON file."""
     with _open(database) as store:
         try:
             document = exchange.export_match(store, match_id)
@@ -238,7 +264,7 @@ def store_import(
         ),
     ] = False,
 ) -> None:
-    """Import exported matches; prints each new id.
+    """Import exported matches of any game (Kōbō, TWGP or Project Maken); prints each new id.
 
     Each record is replayed first and every state hash it carries verified: a tampered record
     is refused (exit 1, naming the first step that differs) unless --no-verify. Every file is
@@ -285,8 +311,8 @@ def store_html(
     ] = None,
     database: DbOption = None,
 ) -> None:
-    """Write a self-contained HTML replay of one match: the app's replay viewer, opening
-    from disk without a server or a network."""
+    """Write a self-contained HTML replay of one match of any game (Kōbō, TWGP or Project
+    Maken): the app's replay viewer, opening from disk without a server or a network."""
     if lang not in ("ja", "en"):
         _fail(f"--lang: expected ja or en, got {lang!r}")
     with _open(database) as store:
@@ -315,8 +341,8 @@ def store_check(
     match_ids: Annotated[list[int], typer.Argument(help="Match ids.")],
     database: DbOption = None,
 ) -> None:
-    """Replay matches under the current rules and cards; report where one diverges and the
-    cards involved (exit 1 if any does)."""
+    """Replay matches of any game (Kōbō, TWGP or Project Maken) under the current rules and
+    cards; report where one diverges and the cards involved (exit 1 if any does)."""
     out = _out()
     bad = 0
     with _open(database) as store:
@@ -341,7 +367,8 @@ def store_branch(
     step: Annotated[int, typer.Argument(help="Continue after this many actions.")],
     database: DbOption = None,
 ) -> None:
-    """Start a new unfinished match from a step of another ("continue from here")."""
+    """Start a new unfinished match from a step of another ("continue from here"), in any
+    game (Kōbō, TWGP or Project Maken)."""
     with _open(database) as store:
         try:
             new_id = store.branch(match_id, step)
@@ -353,7 +380,8 @@ def store_branch(
 @store_app.command("runs")
 @_store_faults
 def store_runs(database: DbOption = None) -> None:
-    """List simulation runs (resume one with `kessen sim --run NAME` and the same settings)."""
+    """List simulation runs of every game (Kōbō, TWGP, Project Maken); resume one with
+    `kessen sim --run NAME` and the same settings."""
     table = Table("id", "name", "games done", "created", "finished")
     with _open(database) as store:
         for run in store.sim_runs():
@@ -415,8 +443,8 @@ def sim_command(
     decks: Annotated[
         str | None,
         typer.Option(
-            help="Decks, comma-separated: starter names or .toml files (default: every starter "
-            "deck; none for a ruleset without decks, e.g. twgp)."
+            help="Decks, comma-separated: Kōbō's starter names or .toml files, Project Maken's "
+            "characters (SO, RI, MI, GA); default: every starter deck. TWGP has none."
         ),
     ] = None,
     players: Annotated[
@@ -470,7 +498,8 @@ def sim_command(
     ] = 0,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
-    """Round-robin tournament of COM players over decks × levels, on all cores or on Ray.
+    """Round-robin tournament of COM players over decks × levels of Kōbō, TWGP or Project Maken
+    (--ruleset kobo|twgp|maken), on all cores or on Ray.
 
     A ruleset without decks (twgp) plays its COM levels against each other (--mirror: also
     each against itself), with --option for its switches. Every game is kept in the match
@@ -495,6 +524,7 @@ def sim_command(
     )
 
     err_console = Console(stderr=True)
+    _check_ruleset(ruleset)
     try:
         with_decks = uses_decks(ruleset)
         if with_decks:
