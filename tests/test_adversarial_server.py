@@ -65,6 +65,7 @@ def serving(store: MatchStore | None = None, **options: Any) -> Iterator[tuple[s
     """A real server on 127.0.0.1 in a thread (as ``kessen play`` runs it); yields its URL
     and the application (whose hub holds the live sessions)."""
     port = free_port(0)
+    options.setdefault("default_com", "heuristic")  # COM-vs-COM games here play out quickly
     app = create_app(pace=options.pop("pace", SLOW), store=store, port=port, **options)
     with running(app, port, log_level="critical") as url:
         yield url, app
@@ -723,7 +724,8 @@ def _play_out(url: str, **body: Any) -> dict[str, Any]:
 
 def test_sessions_are_capped_and_finished_ones_evicted(tmp_path: Path) -> None:
     store = MatchStore(tmp_path / "m.sqlite3")
-    with serving(store, max_sessions=3, evict_after=0.5) as (url, app):
+    # The server's own pace is 0, so its COM-vs-COM games may be asked to play at once.
+    with serving(store, pace=0.0, max_sessions=3, evict_after=0.5) as (url, app):
         hub = hub_of(app)
         first = _play_out(url, seed=1)
         _play_out(url, seed=2)

@@ -118,3 +118,41 @@ def test_a_server_on_the_network_deletes_records_only_for_its_own_machine(tmp_pa
                 assert answer.status_code == 403 and "only that machine" in answer.text
             assert store.info(kept).id == kept
             assert local.delete(f"/api/matches/{kept}").status_code == 200
+
+
+def test_leaving_a_match_for_good_marks_it_abandoned(
+    served: tuple[str, MatchStore, dict[str, int]],
+) -> None:
+    """新しい対戦 during a match against COM posts ``/leave`` with the match's token: the server
+    closes the session and the history shows the match as abandoned at once; only that token
+    does it, and between two people a seat resigns instead."""
+    url, store, _ = served
+    game = httpx.post(f"{url}/api/games", json={"mode": "vs_com"}, timeout=30).json()
+    match = max(i.id for i in store.list_matches())
+    leave = f"{url}/api/games/{game['id']}/leave"
+    assert httpx.post(leave, timeout=30).status_code == 404  # no token
+    wrong = httpx.post(leave, headers={"X-Kessen-Token": "x" * 22}, timeout=30)
+    assert wrong.status_code == 404 and "no such game" in wrong.json()["detail"]
+    assert {r["id"]: r["state"] for r in listing(url)}[match] == "live"
+    done = httpx.post(leave, headers={"X-Kessen-Token": game["token"]}, timeout=30)
+    assert done.status_code == 200, done.text
+    assert done.json() == {"id": game["id"], "match": match, "abandoned": True}
+    assert {r["id"]: r["state"] for r in listing(url)}[match] == "abandoned"
+    again = httpx.post(leave, headers={"X-Kessen-Token": game["token"]}, timeout=30)
+    assert again.status_code == 404  # closed already: nothing to do twice
+
+    watched = httpx.post(f"{url}/api/games", json={"mode": "com_vs_com"}, timeout=30).json()
+    closed = httpx.post(
+        f"{url}/api/games/{watched['id']}/leave",
+        headers={"X-Kessen-Token": watched["token"]},
+        timeout=30,
+    )
+    assert closed.status_code == 200, closed.text
+
+    friend = httpx.post(f"{url}/api/games", json={"mode": "vs_human"}, timeout=30).json()
+    refused = httpx.post(
+        f"{url}/api/games/{friend['id']}/leave",
+        headers={"X-Kessen-Token": friend["token"]},
+        timeout=30,
+    )
+    assert refused.status_code == 409 and "resign" in refused.json()["detail"]

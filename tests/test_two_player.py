@@ -92,12 +92,23 @@ def test_the_invite_opens_the_empty_seat_once_then_only_the_observers_view() -> 
 
 
 def test_nothing_moves_before_the_guest_joins() -> None:
+    """The game starts when the guest joins (with their deck): before, there is no state, every
+    view is the waiting view, and no move of either seat is taken."""
     session = Session.create("kobo", KOBO, 3, "vs_human", "", 0.0)
-    pending = session.live.pending
-    assert pending is not None
-    with pytest.raises(SessionError, match="not joined"):
-        session.act(pending.seat, pending.prompt_id, str(session.live.legal_actions()[0]))
-    assert session.steps == 0
+    assert session.waiting and not session.states and not session.over
+    for seat in (0, SPECTATOR):
+        view = session.view_for(seat, "ja", False)
+        assert view["waiting"] is True and view["pending"] is None and view["log"] == []
+        assert view["session"]["table"]["joined"] is False
+    for attempt in (
+        lambda: session.act(0, 1, "pass"),
+        lambda: session.undo(0),
+        lambda: session.resign(0),
+        lambda: session.answer_undo(1, True),
+    ):
+        with pytest.raises(SessionError):
+            attempt()
+    assert session.steps == 0 and not session.states and not session.tick()
 
 
 def test_a_spectator_and_a_seat_never_act_for_the_other() -> None:
@@ -370,22 +381,31 @@ def test_an_unused_invite_survives_a_restart_and_is_forgotten_once_used(tmp_path
     session = Session.create("twgp", CONFIGS["twgp"], 2, "vs_human", "", 0.0, store)
     assert session.table is not None and session.recorder is not None
     invite, match_id = session.table.invite, session.recorder.match_id
-    assert invite is not None and store.get(match_id).meta["invite"] == invite
-    back = Session.restore(store, match_id)
-    assert back.table is not None and not back.table.claimed
-    with pytest.raises(SessionError, match="joined"):
-        move(back)  # still waiting for the guest
-    assert back.view_for(0, "ja", False)["session"]["table"]["invite"] == invite
-    guest, seat = back.join(invite)
-    assert seat == 1 and guest == session.table.guest_token
     meta = store.get(match_id).meta
-    assert "invite" not in meta and meta["tokens"][guest] == 1  # the rest of the meta is kept
-    again = Session.restore(store, match_id)
-    assert again.table is not None and again.table.claimed
+    assert invite is not None and meta["invite"] == invite and meta["waiting_guest"] is True
+    back = Session.restore(store, match_id)
+    assert back.table is not None and not back.table.claimed and back.waiting
+    assert back.seed == session.seed and back.config == session.config
+    with pytest.raises(SessionError, match="joined"):
+        back.resign(0)  # still waiting for the guest
+    assert back.view_for(0, "ja", False)["session"]["table"]["invite"] == invite
+    assert back.view_for(0, "ja", False)["waiting"] is True
+    guest, seat = back.join(invite)
+    assert seat == 1 and guest == session.table.guest_token and not back.waiting
+    # The record of the real match replaced the placeholder: same tokens, no invite.
+    assert back.recorder is not None and back.recorder.match_id != match_id
+    with pytest.raises(StoreError):
+        store.get(match_id)
+    joined = back.recorder.match_id
+    meta = store.get(joined).meta
+    assert "invite" not in meta and "waiting_guest" not in meta and meta["tokens"][guest] == 1
+    move(back)
+    again = Session.restore(store, joined)
+    assert again.table is not None and again.table.claimed and again.steps == 1
     with pytest.raises(SessionError):
         again.join(invite)  # used before this restart: it opens nothing now
     with pytest.raises(StoreError):
-        store.update_meta(match_id + 1, {"x": 1})
+        store.update_meta(joined + 1, {"x": 1})
     store.close()
 
 

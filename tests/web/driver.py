@@ -57,9 +57,17 @@ def pending(page: Page) -> dict[str, Any] | None:
     return data
 
 
+# A promise kept once the browser has drawn two more frames (every rAF-scheduled measure ran).
+AFTER_NEXT_FRAMES = (
+    "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+)
+
+
 def settle(page: Page) -> None:
-    """Wait until the page has drawn the last view it received."""
+    """Wait until the page has drawn the last view it received, and the frame after it (the
+    operation panel folds the choices it cannot show in an animation frame after a change)."""
     page.wait_for_function("() => document.body.dataset.rendered === String(window.kobo.stateSeq)")
+    page.evaluate(AFTER_NEXT_FRAMES)
 
 
 def wait_view(page: Page, condition: str) -> None:

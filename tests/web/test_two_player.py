@@ -1,6 +1,7 @@
-"""Two people in two browsers (and a spectator in a third): the invite link, a whole Kōbō match
-and a TWGP game played by clicking on both sides, undo asked and refused then accepted, a lost
-connection and its rejoin, and a match lost on time.
+"""Two people in two browsers (and a spectator in a third): the invite link and the guest's own
+deck chosen on joining, a whole Kōbō match and a TWGP game played by clicking on both sides,
+undo asked and refused then accepted, a lost connection and its rejoin, a match lost on time,
+and a rematch both seats accept (both pages and the spectator move to it, seats swapped).
 
 Each person is a browser context of its own (its own storage: its own seat token). The pages
 are driven like the one-player tests: the choices are read from the operation panel and
@@ -47,6 +48,13 @@ PLAYBACK_WATCH = """(pace) => {
 }"""
 """Kōbō's chain playback at ``pace`` (unless the browser chose one), counted in
 ``window.playbacks``."""
+
+
+@contextmanager
+def opened_after(step: Any) -> Iterator[None]:
+    """Run ``step`` (between two pages opened in one ``with``)."""
+    step()
+    yield
 
 
 @contextmanager
@@ -97,6 +105,21 @@ def create(page: Any, ruleset: str, seed: int, config: dict[str, Any], **extra: 
     link: str = page.input_value("#friend-invite")
     assert "#join=" in link
     return link
+
+
+def accept_invite(page: Any, choice: Any = None, shot_name: str | None = None) -> None:
+    """On the join screen the invite link opened: pick ``choice`` (a starter's name; None
+    keeps the default) and press 参加する; wait until the page plays seat 1."""
+    page.wait_for_selector("#join-dialog")
+    if choice is not None:
+        value = page.eval_on_selector(
+            f"#join-deck option[data-choice='{json.dumps(choice)}']", "o => o.value"
+        )
+        page.select_option("#join-deck", value)
+    if shot_name:
+        shot(page, shot_name)
+    page.click("#join-submit")
+    wait_view(page, "v.session.you === 1 && !v.waiting")
 
 
 def ready(page: Any) -> str:
@@ -172,6 +195,7 @@ def test_a_whole_kobo_match_between_two_people_with_a_spectator(browser: Any, se
         mine.close()
         with (
             person(browser, server, link, pace="fast") as guest,
+            opened_after(lambda: accept_invite(guest)),
             person(browser, server, link, pace="fast") as watcher,
         ):
             wait_view(guest, "v.session.you === 1")
@@ -221,6 +245,11 @@ def test_a_whole_kobo_match_between_two_people_with_a_spectator(browser: Any, se
             shot(watcher, "two_player_06_spectator_match_over")
             for page in pages:
                 assert view(page)["match"]["over"]
+                # Kōbō's own result dialog offers 再戦 between two people, not もう一度.
+                page.wait_for_selector("#overlay .match-over #overlay-rematch-ask")
+                assert page.locator("#overlay-again").count() == 0
+            watcher.wait_for_selector("#overlay .match-over")
+            assert watcher.locator("#overlay-again, #overlay-rematch-ask").count() == 0
             # Closed chains played back for a seat and for the spectator (the host chose none).
             assert guest.evaluate("window.playbacks") > 0
             assert watcher.evaluate("window.playbacks") > 0
@@ -232,7 +261,7 @@ def test_a_twgp_game_a_lost_connection_and_a_clock_that_runs_out(browser: Any, s
     with person(browser, server) as host:
         link = create(host, "twgp", 40, quick, clock={"bank": 60, "increment": 1})
         with person(browser, server, link) as guest:
-            wait_view(guest, "v.session.you === 1")
+            accept_invite(guest)
             wait_view(host, "v.session.table.joined")
             assert host.locator("#friend-bar .fb-clock").count() == 2
             moves = play([host, guest], "twgp", 900)
@@ -247,7 +276,7 @@ def test_a_twgp_game_a_lost_connection_and_a_clock_that_runs_out(browser: Any, s
         try:
             guest = guest_ctx.new_page()
             guest.goto(link)
-            wait_view(guest, "v.session.you === 1")
+            accept_invite(guest)
             wait_view(host, "v.session.table.present[1]")
             guest.close()  # the guest's tab is gone: the host sees it, with the grace left
             host.wait_for_selector("#friend-away-1")
@@ -281,7 +310,11 @@ def test_a_seat_resigns_and_both_seats_and_the_spectator_see_the_end(
     store = MatchStore(tmp_path / "matches.sqlite3")  # a server with a store: 対戦記録 too
     with running(pace=0.0, store=store) as server, person(browser, server) as host:
         link = create(host, "twgp", 6, {"quickStart": True})
-        with person(browser, server, link) as guest, person(browser, server, link) as watcher:
+        with (
+            person(browser, server, link) as guest,
+            opened_after(lambda: accept_invite(guest)),
+            person(browser, server, link) as watcher,
+        ):
             wait_view(guest, "v.session.you === 1")
             wait_view(watcher, "v.session.you === null")
             # TWGP's banner names a person, not COM, while the other seat decides.
@@ -313,6 +346,8 @@ def test_a_seat_resigns_and_both_seats_and_the_spectator_see_the_end(
                 assert page.inner_text("#overlay .modal-title") == title
                 assert page.inner_text("#overlay .modal-line") == line
                 assert page.locator("#overlay-again").count() == 0  # a rematch asks both
+                rematch = page.locator("#overlay-rematch-ask").count()
+                assert rematch == (0 if page is watcher else 1)
                 page.click("#overlay-board")
             assert guest.is_disabled("#btn-undo")
             shot(watcher, "two_player_09_resigned_spectator")

@@ -56,6 +56,7 @@ from kessen.server.decks_api import (
 from kessen.server.friend_api import ClockSpec, friend_router
 from kessen.server.history_api import history_router
 from kessen.server.hub import DEFAULT_PACE, Client, Crowded, Full, Hub, client_address, make_room
+from kessen.server.leave_api import leave_router
 from kessen.server.limits import (
     BURST,
     EVICT_AFTER,
@@ -89,6 +90,7 @@ from kessen.server.protocol import (
 from kessen.server.security import LOOPBACK, AllowList, Guard
 from kessen.server.session import SPECTATOR, Mode, Session
 from kessen.server.share import share_origin
+from kessen.server.tutorial_api import UNLISTED_LEVELS, tutorial_router
 from kessen.store.records import MatchInfo, MatchStore
 
 DEFAULT_COM: Final = "ismcts-normal"
@@ -256,7 +258,7 @@ def create_app(
                 _log.warning("ruleset %s is not available: %s", name, err)
                 continue
             out["rulesets"][name] = {
-                "com_levels": list(rules.players),
+                "com_levels": [p for p in rules.players if p not in UNLISTED_LEVELS],
                 "default_com": default_com if default_com in rules.players else "heuristic",
                 "default_decks": rules.default_config.get("decks"),
                 "default_config": dict(rules.default_config),
@@ -330,6 +332,8 @@ def create_app(
     app.include_router(matches_router(store, hub))
     app.include_router(history_router(store, hub, local_only=serves_network))
     app.include_router(friend_router(hub))
+    app.include_router(tutorial_router(store, hub))
+    app.include_router(leave_router(hub))
     app.include_router(content_router(RULESETS))
     app.include_router(decks_router(store, RULESETS, local_only=serves_network))
 

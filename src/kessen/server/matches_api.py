@@ -263,6 +263,7 @@ def public_info(
     data = info.to_json()
     data["seed"] = str(info.seed)  # 64 bits: a JavaScript number would round it
     data["open_deal"] = bool((meta or {}).get("open_deal"))
+    data["tutorial"] = bool((meta or {}).get("tutorial"))  # the guided match (tutorial_api)
     if secret:
         data.pop("seed", None)
     if open_:

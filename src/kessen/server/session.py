@@ -2,7 +2,9 @@
 
 A session is game-agnostic: it talks to the game only through the engine contract. Each seat
 is a human or a COM level; in a match between two people (``vs_human``) the table of
-:mod:`kessen.server.table` adds the invite, presence, clock and undo requests. The history
+:mod:`kessen.server.table` adds the invite, presence, clock and undo requests, and
+:mod:`kessen.server.two_people` the rest of the two-person part (the match starts once the
+guest has chosen their deck; the rematch). The history
 keeps every state (cheap clones), so undo restores a snapshot and redo re-applies the recorded
 actions; the game's RNG lives in the state, so redo never re-rolls anything.
 """
@@ -24,7 +26,8 @@ from kessen.engine.contract import GameState, Json, Outcome, RulesError
 from kessen.engine.log import Event
 from kessen.engine.replay import Replay
 from kessen.engine.undo import UndoPoint, UndoRule
-from kessen.server.table import RESIGN, TIMEOUT, Clock, Table
+from kessen.server import two_people
+from kessen.server.table import RESIGN, Table
 from kessen.store.html_replay import shown_action
 from kessen.store.records import MatchStore, NewMatch, Recorder
 
@@ -48,7 +51,7 @@ class SessionError(RulesError):
         self.code = code
 
 
-OVER_MESSAGE: Final = "the match is over; open its record to replay or branch it"
+OVER_MESSAGE: Final = two_people.OVER
 
 
 def com_choice(
@@ -134,7 +137,9 @@ class Session:
         config or COM level. Its first token (the player's, or the spectator's in COM vs COM;
         the creator's, seat 0, between two people) is in ``tokens``. ``clock`` (bank, increment
         in seconds) sets a match clock between two people; ``open_deal`` says why the client
-        chose the deal (:mod:`kessen.server.deal`), if it did."""
+        chose the deal (:mod:`kessen.server.deal`), if it did. Between two people the game
+        starts when the guest joins with their deck (:mod:`kessen.server.two_people`): until
+        then the session has no state."""
         rules = registry.get(ruleset)
         if mode == "vs_human":
             com_level = next(iter(rules.players))  # no COM plays; any known level passes
@@ -144,21 +149,19 @@ class Session:
             raise SessionError(
                 f"unknown COM level {com_level!r}; known: {', '.join(rules.players)}"
             )
-        state = rules.new_game(config, seed)
         com = {
             "vs_com": {1: com_level},
             "com_vs_com": {0: com_level, 1: com_level},
             "vs_human": {},
         }[mode]
-        session = Session(secrets.token_hex(8), ruleset, config, seed, mode, com, pace)
+        session = Session(secrets.token_hex(8), ruleset, dict(config), seed, mode, com, pace)
         session.open_deal = list(open_deal or [])
-        session.states.append(state)
         session.new_token(0 if mode != "com_vs_com" else SPECTATOR)
         if mode == "vs_human":
-            session.table = Table(session.new_token(1), session.new_token(SPECTATOR))
-            session.table.away_since[0] = session.now()
-            if clock is not None:
-                session.table.clock = Clock.start(*clock)
+            two_people.open_table(session, store, clock)
+            return session
+        state = rules.new_game(config, seed)
+        session.states.append(state)
         if store is not None:
             players = {str(s): com.get(s, "human") for s in range(state.seats)}
             session.recorder = Recorder.start(
@@ -175,20 +178,7 @@ class Session:
             "pace": self.pace,
             "tokens": dict(self.tokens),
             **({"open_deal": list(self.open_deal)} if self.open_deal else {}),
-            **({} if self.table is None else self._table_meta(self.table)),
-        }
-
-    @staticmethod
-    def _table_meta(table: Table) -> Json:
-        """What the store keeps of a table: the tokens' roles, the clock's settings, and the
-        invite code while it is unused (so it survives a restart; :meth:`join` removes it)."""
-        clock = table.clock
-        unused = table.invite is not None and not table.claimed
-        return {
-            "guest": table.guest_token,
-            "spectate": table.spectate_token,
-            "clock": None if clock is None else [clock.bank, clock.increment],
-            **({"invite": table.invite} if unused else {}),
+            **({} if self.table is None else two_people.table_meta(self, self.table)),
         }
 
     @staticmethod
@@ -208,22 +198,8 @@ class Session:
         )
         session.tokens = {str(k): int(v) for k, v in meta["tokens"].items()}
         session.open_deal = [str(r) for r in meta.get("open_deal") or []]
-        if session.mode == "vs_human":
-            # An unused invite is kept in the meta: it still opens seat 1. Without one the seat
-            # counts as taken (its token still opens it). The clock starts again from full banks.
-            invite = meta.get("invite")
-            unused = isinstance(invite, str) and bool(invite)
-            table = Table(
-                str(meta["guest"]),
-                str(meta["spectate"]),
-                invite=str(invite) if unused else None,
-                claimed=not unused,
-            )
-            if isinstance(meta.get("clock"), list):
-                table.clock = Clock.start(float(meta["clock"][0]), float(meta["clock"][1]))
-            seats = (0,) if unused else (0, 1)
-            table.away_since = {seat: session.now() for seat in seats}
-            session.table = table
+        if session.mode == "vs_human" and two_people.restore_table(session, meta, store, match_id):
+            return session  # still waiting for its guest: the game starts when they join
         session._load(replay)
         if isinstance(meta.get("branch"), list):
             session.floor = int(meta["branch"][1])
@@ -364,6 +340,8 @@ class Session:
 
     def com_to_move(self) -> int | None:
         """The COM seat that must decide now, if any (never while browsing the history)."""
+        if not self.states:
+            return None
         pending = self.live.pending
         if pending is None or self.cursor is not None or pending.seat not in self.com:
             return None
@@ -465,7 +443,7 @@ class Session:
         if self.over:
             raise SessionError(OVER_MESSAGE, "over")
         if self.table is not None:
-            self._request_undo(self.table, seat)
+            two_people.request_undo(self, self.table, seat)
             return
         self._take_back(seat)
 
@@ -523,12 +501,12 @@ class Session:
     @property
     def outcome(self) -> Outcome | None:
         """How the match ended (on time or resigned between two people, or on the board), or
-        None while it goes on."""
+        None while it goes on (or waits for its guest)."""
         if self.table is not None and self.table.ended is not None:
             return self.table.ended
         if self.resigned is not None:
             return self.resigned
-        return self.live.outcome
+        return self.live.outcome if self.states else None
 
     @property
     def ended_off_board(self) -> bool:
@@ -537,116 +515,44 @@ class Session:
             self.resigned is not None
         )
 
-    def join(self, code: str) -> tuple[str, int]:
-        """The token and seat an invite or spectator ``code`` opens (seat 1 once, then the
-        spectator's view); :class:`SessionError` for a code of no use here."""
-        table = self.table
-        found = None if table is None else table.claim(code)
-        if table is None or found is None:
-            raise SessionError("no such invite for this game")
-        if found[1] == 1:
-            if self.recorder is not None:  # the used invite leaves the stored meta too
-                self.recorder.store.update_meta(self.recorder.match_id, {"invite": None})
-            table.away_since[1] = self.now()  # the guest connects next
-            self.retime()
-            self.version += 1
-        return found
+    @property
+    def waiting(self) -> bool:
+        """Whether this match between two people waits for its guest (it has no state yet)."""
+        return self.table is not None and not self.states
+
+    def join(self, code: str, choice: Any = two_people.KEEP) -> tuple[str, int]:
+        """The token and seat an invite or spectator ``code`` opens (seat 1 once, the game
+        starting with ``choice`` as the guest's deck, resolved; then the spectator's view);
+        :class:`SessionError` for a code of no use here or a choice the match cannot take."""
+        return two_people.join(self, code, choice)
 
     def arrive(self, seat: int) -> None:
         """A connection of ``seat`` opened (two people: it is present again)."""
-        if self.table is not None:
-            self.table.arrive(seat, self.now())
-            self.retime()
+        two_people.arrive(self, seat)
 
     def leave(self, seat: int) -> None:
-        """A connection of ``seat`` closed (two people: an absence may start, spending what is
-        left of its grace). A seat that leaves at or after zero has lost on time: leaving does
-        not stop a clock that ran out."""
-        if self.table is not None:
-            with contextlib.suppress(SessionError):  # the match ended on time: nothing to refuse
-                self._charge()
-            self.table.leave(seat, self.now())
-            self.retime()
+        """A connection of ``seat`` closed (two people: an absence may start)."""
+        two_people.leave(self, seat)
 
     def _table_open(self) -> None:
         """Refuse a move while the match waits for its guest or has ended off the board."""
-        if self.resigned is not None:
-            raise SessionError(OVER_MESSAGE, "over")
-        table = self.table
-        if table is None:
-            return
-        if table.ended is not None:
-            raise SessionError(OVER_MESSAGE, "over")
-        if not table.claimed:
-            raise SessionError("your opponent has not joined yet: share the invite link")
+        two_people.table_open(self)
 
     def _charge(self, seat: int | None = None) -> None:
-        """Charge the running clock up to now, before a move (of ``seat``, if given) is looked
-        at. A seat whose bank is then at or below zero (the running one, or ``seat``) has lost
-        on time, however few milliseconds the watcher has not looked yet: the match ends so
-        (recorded) and :class:`SessionError` refuses the move, before any increment."""
-        table = self.table
-        if table is None or table.clock is None or table.ended is not None:
-            return
-        clock = table.clock
-        clock.settle(self.now())
-        out = [s for s in (clock.running, seat) if s is not None and 0 <= s < len(clock.left)]
-        loser = next((s for s in out if clock.left[s] <= 0.0), None)
-        if loser is None:
-            return
-        self._forfeit(loser)
-        if seat is None:
-            raise SessionError(f"P{loser + 1}'s time ran out: the match is lost on time")
-        if loser == seat:
-            raise SessionError("your time ran out: the match is lost on time")
-        raise SessionError("the match is over: your opponent's time ran out", "over")
+        """Charge the running clock before a move (:func:`two_people.charge`)."""
+        two_people.charge(self, seat)
 
     def retime(self) -> None:
-        """Let the clock run for the seat whose decision is pending; for nobody while the
-        match waits for its guest, for a seat away with grace left (one grace per seat and
-        match: :mod:`kessen.server.table`), or after the end."""
-        table = self.table
-        if table is None:
-            return
-        now = self.now()
-        if table.claimed and table.started is None:
-            table.started = now  # absences spend grace from now on
-        if table.clock is None:
-            return
-        pending = self.live.pending
-        seat = None
-        if pending is not None and table.claimed and table.ended is None:
-            seat = None if table.away(pending.seat, now) else pending.seat
-        stopped, looked = table.clock.running is None, table.clock.since
-        table.clock.run(seat, now)
-        end = None if seat is None else table.grace_end(seat)
-        if stopped and end is not None:  # charged from the end of its grace, not before the
-            table.clock.since = max(looked, min(now, end))  # clock was last looked at stopped
+        """Let the clock run for the seat whose decision is pending (two people)."""
+        two_people.retime(self)
 
     def tick(self) -> bool:
         """Look at the clock: a seat at zero loses the match. True if it just ended so."""
-        table = self.table
-        if table is None or table.clock is None or self.over:
-            return False
-        self.retime()  # a grace period that ended lets its seat's clock run again
-        clock = table.clock
-        if clock.running is not None and clock.remaining(self.now())[clock.running] <= 0:
-            self._forfeit(clock.running)
-            return True
-        return False
+        return two_people.tick(self)
 
     def next_wake(self) -> float | None:
-        """When something changes by itself (a clock runs out, a grace period ends), in the
-        session's clock's seconds; None if nothing will."""
-        table = self.table
-        if table is None or self.over:
-            return None
-        now = self.now()
-        times = [t for t in table.grace_ends() if t > now]
-        expires = None if table.clock is None else table.clock.expires()
-        if expires is not None:
-            times.append(expires)
-        return min(times, default=None)
+        """When something changes by itself (a clock runs out, a grace period ends)."""
+        return two_people.next_wake(self)
 
     def resign(self, seat: int) -> None:
         """``seat`` concedes (投了): the opponent wins, recorded with the reason ``resign``
@@ -666,66 +572,15 @@ class Session:
                 self.recorder.store.finish_match(self.recorder.match_id, self.resigned, results)
             self.version += 1
             return
-        self._table_open()
-        self._charge(seat)  # a clock that ran out ended the match first: lost on time
-        self._end(Outcome(1 - seat, RESIGN))
-
-    def _forfeit(self, loser: int) -> None:
-        """``loser``'s time ran out: the opponent wins, recorded as the match's outcome."""
-        self._end(Outcome(1 - loser, TIMEOUT))
-
-    def _end(self, outcome: Outcome) -> None:
-        """The match ends off the board with ``outcome``: the clock stops, an open undo request
-        lapses, and the store finishes the record with that outcome."""
-        table = self.table
-        assert table is not None
-        table.ended = outcome
-        table.undo_request = None
-        if table.clock is not None:
-            table.clock.run(None, self.now())
-        if self.recorder is not None:
-            results = list(getattr(self.live, "results", ()))
-            self.recorder.store.finish_match(self.recorder.match_id, table.ended, results)
-        self.version += 1
-
-    def _request_undo(self, table: Table, seat: int) -> None:
-        """``seat`` asks to take back its last decision (as the undo rule allows); refused,
-        the match lost on time, once a clock ran out."""
-        self._table_open()
-        self._charge(seat)
-        point = self.undo_point(seat)
-        if point.index is None:
-            raise SessionError(point.reason or "cannot undo")
-        if table.undo_request is not None:
-            raise SessionError("an undo request is already waiting for an answer")
-        if table.refused_at.get(seat) == self.steps:
-            raise SessionError("your opponent refused to undo this; ask again after a move")
-        table.undo_request = seat
-        self.version += 1
+        two_people.resign(self, table, seat)
 
     def answer_undo(self, seat: int, accept: bool) -> None:
-        """The opponent of the seat that asked accepts (the undo is made) or refuses; refused,
-        the match lost on time, once a clock ran out."""
-        table = self.table
-        if table is None:
-            raise SessionError("only a match between two people asks before an undo")
-        if seat not in (0, 1):
-            raise SessionError("this connection does not play a seat")
-        asker = table.undo_request
-        if asker is None:
-            raise SessionError("no undo request is waiting for an answer")
-        if asker == seat:
-            raise SessionError("your opponent answers your undo request, not you")
-        self._charge(seat)  # an answer at or after zero: the match is lost on time instead
-        table.undo_request = None
-        if not accept:
-            table.refused_at[asker] = self.steps
-        if accept:
-            self._take_back(asker)
-            self.retime()
-        count = int((table.undo_notice or {}).get("n", 0)) + 1
-        table.undo_notice = {"n": count, "by": asker, "accepted": accept}
-        self.version += 1
+        """The opponent of the seat that asked accepts (the undo is made) or refuses."""
+        two_people.answer_undo(self, seat, accept)
+
+    def answer_rematch(self, seat: int, accept: bool) -> str:
+        """A seat asks for (or accepts) a rematch, or declines it (:mod:`.two_people`)."""
+        return two_people.answer_rematch(self, seat, accept)
 
     def go_live(self) -> None:
         """Leave the history and follow live play again."""
@@ -787,7 +642,10 @@ class Session:
     def view_for(self, seat: int, lang: str, show_all: bool) -> Json:
         """The shown state as ``seat`` may see it (spectators see the bottom seat's view, the
         observer's between two people, or everything when they asked and the mode allows it),
-        with log texts added."""
+        with log texts added; while a match between two people waits for its guest, the
+        waiting view (no game yet: :func:`two_people.waiting_view`)."""
+        if not self.states:
+            return two_people.waiting_view(self, seat)
         state = self.shown
         over = self.over
         everything = show_all and (self.mode == "com_vs_com" or state.pending is None or over)

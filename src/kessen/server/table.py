@@ -6,7 +6,8 @@ of the game stays the engine's.
 
 - **Invite.** The creator plays seat 0. Seat 1's token exists from the start (it is stored with
   the match, so the guest can come back after a restart), but it is handed out once only, to
-  whoever first presents the invite code. A used invite, and the spectator code, give the one
+  whoever first presents the invite code (with the deck they chose: the game starts then,
+  :mod:`kessen.server.two_people`). A used invite, and the spectator code, give the one
   spectator token: the observer's view (no hidden card of either seat until the match ends).
   While unused, the invite code is kept in the match's stored meta too, so it still opens
   seat 1 after a server restart; once used it is removed from there.
@@ -30,6 +31,10 @@ of the game stays the engine's.
 - **Undo by request.** A seat may ask to take back what the undo rule of
   :mod:`kessen.engine.undo` allows it; the opponent accepts or refuses. Any move cancels a
   request still open; a refused seat asks again only once the game has moved on.
+- **Rematch** (再戦), once the match is over: a seat asks, the other accepts or declines (or
+  the asker withdraws). When both have asked, the next match is made (seats swapped) and each
+  seat fetches its own token of it; every view names only the next match's id and its
+  spectator code.
 """
 
 from __future__ import annotations
@@ -98,6 +103,37 @@ class Clock:
 
 
 @dataclass
+class NextMatch:
+    """The rematch once made: its session id, each old seat's token and seat in it, and its
+    spectator code."""
+
+    id: str
+    seats: dict[int, tuple[str, int]]
+    spectate: str
+
+
+@dataclass
+class Rematch:
+    """The rematch requests of a finished match between two people."""
+
+    asked: set[int] = field(default_factory=set)
+    """The seats that asked (or accepted); both: the next match is made."""
+    notice: Json | None = None
+    """The last refusal: ``{"n", "by", "accepted": false}`` (``n`` rises)."""
+    next: NextMatch | None = None
+
+    def to_json(self) -> Json:
+        """What every seat and spectator is shown: no token, only the next match's id and its
+        spectator code (each seat fetches its own token: :mod:`kessen.server.friend_api`)."""
+        made = self.next
+        return {
+            "asked": sorted(self.asked),
+            "notice": self.notice,
+            "next": None if made is None else {"id": made.id, "spectate": made.spectate},
+        }
+
+
+@dataclass
 class Table:
     """The two-people part of a session (see the module docstring)."""
 
@@ -127,6 +163,17 @@ class Table:
     before the game moves on)."""
     ended: Outcome | None = None
     """The outcome of a match that ended off the board (on time, or resigned)."""
+    rematch: Rematch = field(default_factory=Rematch)
+    """Who asked for a rematch, the last refusal, and the next match once it is made."""
+
+    def peek(self, code: str) -> int | None:
+        """The seat ``code`` would open now, without using it: 1 for the unused invite, -1
+        for a used invite or the spectator code, None for anything else."""
+        if self.invite is not None and same_secret(code, self.invite):
+            return -1 if self.claimed else 1
+        if same_secret(code, self.spectate_token):
+            return -1
+        return None
 
     def claim(self, code: str) -> tuple[str, int] | None:
         """The token and seat ``code`` opens: seat 1 the first time the invite is shown, the
@@ -209,4 +256,5 @@ class Table:
             "ended": None
             if self.ended is None
             else {"winner": self.ended.winner, "reason": self.ended.reason},
+            "rematch": self.rematch.to_json(),
         }

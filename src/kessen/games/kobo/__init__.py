@@ -31,6 +31,12 @@ def _heuristic(seed: int) -> Player:
     return HeuristicPlayer(seed)
 
 
+def _tutorial(seed: int) -> Player:
+    from kessen.games.kobo.tutorial import TutorialPlayer
+
+    return TutorialPlayer(seed)
+
+
 class _SearchLevel:
     """A search COM level (imported on first use, so the ruleset loads without the search)."""
 
@@ -92,6 +98,7 @@ registry.register(
             "heuristic": _heuristic,
             "ismcts-normal": _SearchLevel("ismcts-normal"),
             "ismcts-strong": _SearchLevel("ismcts-strong"),
+            "tutorial": _tutorial,  # the guided match's scripted COM (games/kobo/tutorial.py)
         },
         describe=_describe,
         catalog=catalog,

@@ -7,6 +7,7 @@ import { renderSurpriseZone } from './kobo-surprise.js';
 import { $, h, put } from '../shell/dom.js';
 import { term } from '../shell/glossary.js';
 import { infoable } from '../shell/info.js';
+import { endedBanner } from '../shell/ending.js';
 import { renderLane } from '../shell/lane.js';
 import { isSpectator, levelName, me, seatLabel, seatName, whoseOf } from '../shell/seats.js';
 import { S } from '../shell/state.js';
@@ -126,11 +127,11 @@ export function renderTopbar(v) {
       h('span', { class: 'sb-name theirs', text: seatName(top) })),
   );
   const parts = [];
+  const ended = endedBanner(v); // resigned or lost on time: nobody's turn any more
   if (v.turn === 0) parts.push(h('span', { class: 'ti-phase' }, term('standby', t('standby_phase'))));
-  else {
-    parts.push(h('span', { class: 'ti-turn', text: t('turn', { n: v.turn }) }));
-    parts.push(h('span', { class: `ti-who ${v.turn_player === bottom ? 'mine' : 'theirs'}`, text: t('seat_turn', { whose: whoseOf(v.turn_player) }) }));
-  }
+  else parts.push(h('span', { class: 'ti-turn', text: t('turn', { n: v.turn }) }));
+  if (ended) parts.push(h('span', { class: `ti-who ti-ended ${ended.cls}`, text: ended.text }));
+  else if (v.turn !== 0) parts.push(h('span', { class: `ti-who ${v.turn_player === bottom ? 'mine' : 'theirs'}`, text: t('seat_turn', { whose: whoseOf(v.turn_player) }) }));
   parts.push(h('span', { class: 'ti-first muted', text: t('first', { who: seatName(v.first_player) }) }));
   if (v.session.mode === 'com_vs_com' || replay) parts.push(h('span', { class: 'ti-step muted', text: t('step', { step: v.history.step, steps: v.history.steps }) }));
   put($('#turninfo'), ...parts);
@@ -389,6 +390,8 @@ export function bannerInfo(v) {
     else text = w === me() ? t('match_win_you') : t('match_win_opp');
     return { cls: 'over', text: `${t('match_over')} — ${text}` };
   }
+  const ended = endedBanner(v);
+  if (ended) return ended;
   const p = v.pending;
   if (!p) return { cls: 'wait', text: '' };
   const sub = v.priority != null ? t('priority', { who: seatName(v.priority) }) : (v.attack && v.attack.negated ? t('negated_attack') : '');

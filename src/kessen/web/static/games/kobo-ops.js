@@ -10,6 +10,7 @@ import {
 import { act, choose } from '../shell/connection.js';
 import { finish, P } from './kobo-fight.js';
 import { $, $$, h, put } from '../shell/dom.js';
+import { renderEndedOps } from '../shell/ending.js';
 import { term } from '../shell/glossary.js';
 import { showInfo } from '../shell/info.js';
 import { isMyPrompt, online, seatName } from '../shell/seats.js';
@@ -213,7 +214,7 @@ function opsSignature(v) {
   const p = v.pending;
   return JSON.stringify([
     S.settings.lang, v.lang, v.session.id, p && p.prompt_id, p && p.seat, p && p.legal, p && p.context,
-    S.awaiting, S.confirm, v.match.over, v.history.live, v.session.you, online(),
+    S.awaiting, S.confirm, v.match.over, v.history.live, v.session.you, online(), v.session.ended,
     p && p.prompt === 'declare' ? v.players.map((x) => x.battle.map((c) => c && c.lv)) : null,
     armedSlug(v),
   ]);
@@ -233,6 +234,7 @@ export function renderOps(v) {
     put(body, ...kids);
     return;
   }
+  if (renderEndedOps(body, v)) return;
   if (!p) {
     put(body, h('p', { class: 'muted', text: t('no_action') }));
     return;
@@ -342,7 +344,7 @@ function textInner(card) {
   const d = cardDef(card.slug);
   if (!d) return [];
   return [
-    h('div', { class: 'ops-text-title' }, t('text_title'), '：', h('strong', { text: d.name })),
+    h('div', { class: 'ops-text-title' }, t('text_title'), h('strong', { text: d.name })),
     h('div', { class: 'ops-text-body', text: d.text }),
   ];
 }

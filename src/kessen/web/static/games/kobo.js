@@ -17,6 +17,8 @@ import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, s
 import { deckRef, savedDeckGroup, showSavedDecks, builder as deckBuilder } from './kobo-decks.js';
 import { t } from './kobo-strings.js';
 import { onSurpriseClick, renderSurpriseOption, withSurprise } from './kobo-surprise.js';
+import { hideTutorialOffer, initTutorial, renderCoach, renderTutorialOffer } from './kobo-tutorial.js';
+import { decorateRules } from './kobo-rules-pictures.js';
 import { $, $$, h, put, revealIn } from '../shell/dom.js';
 import { showInfo } from '../shell/info.js';
 import { me } from '../shell/seats.js';
@@ -60,6 +62,7 @@ function render(v) {
   applyHover();
   scrollableHands();
   K.prevKeys = keys;
+  renderCoach(v); // the guided match's coach marks (kobo-tutorial.js), over the board drawn
 }
 
 /** A hand row that scrolls sideways (too many cards for a wide screen's board) takes the
@@ -140,6 +143,7 @@ function renderStartOptions(box, ctx) {
   if (!preview.hidden && preview.dataset.side) showDeckPreview(Number(preview.dataset.side), true);
   renderSurpriseOption(box, ctx);
   showSavedDecks();
+  renderTutorialOffer(); // a first visit is offered the guided match (kobo-tutorial.js)
 }
 
 function startConfig() {
@@ -170,6 +174,7 @@ function init() {
     if (sel && !sel.contains(ev.relatedTarget)) setHover(null);
   });
   bindLongPress(table);
+  initTutorial();
 }
 
 function rulesetOfView() {
@@ -264,7 +269,7 @@ export const game = {
   ensureCatalog,
   renderStartOptions,
   startConfig: (box, ctx) => withSurprise(startConfig(box, ctx)),
-  onUnpicked: () => { $('#deck-preview').hidden = true; },
+  onUnpicked: () => { $('#deck-preview').hidden = true; hideTutorialOffer(); },
   init,
   render,
   renderInfo: renderKoboInfo,
@@ -281,4 +286,5 @@ export const game = {
   deckBuilder,
   decks: () => [...Object.values(cat().decks || {}), ...Object.values(cat().option_decks || {})],
   deckName,
+  decorateRules,
 };

@@ -4,7 +4,7 @@
 // ends on the board keeps its game's own dialog (the game's `detectEnd`).
 
 import { send } from './connection.js';
-import { $, h } from './dom.js';
+import { $, h, put } from './dom.js';
 import { t } from './i18n.js';
 import { closeOverlay, openOverlay } from './overlay.js';
 import { gameOfView } from './registry.js';
@@ -56,17 +56,37 @@ export function bindResign() {
 /** The words of an off-board end for the viewer: the title and the line under it. */
 export function endedWords(end) {
   const seatWord = (s) => `P${s + 1}`;
-  const resigned = end.reason === 'resign';
+  const reason = ['resign', 'timeout', 'abandon'].includes(end.reason) ? end.reason : 'timeout';
   if (isSpectator()) {
-    return {
-      title: t('end_wins', { who: seatWord(end.winner) }),
-      line: resigned ? t('end_resigned_by', { who: seatWord(1 - end.winner) }) : t('end_timeout_of', { who: seatWord(1 - end.winner) }),
-      mood: 'neutral',
-    };
+    const key = { resign: 'end_resigned_by', timeout: 'end_timeout_of', abandon: 'end_abandoned_by' }[reason];
+    return { title: t('end_wins', { who: seatWord(end.winner) }), line: t(key, { who: seatWord(1 - end.winner) }), mood: 'neutral' };
   }
   const won = end.winner === me();
-  const key = `end_${resigned ? 'resign' : 'timeout'}_${won ? 'won' : 'lost'}`;
-  return { title: t(won ? 'end_you_win' : 'end_you_lose'), line: t(key), mood: won ? 'win' : 'lose' };
+  return { title: t(won ? 'end_you_win' : 'end_you_lose'), line: t(`end_${reason}_${won ? 'won' : 'lost'}`), mood: won ? 'win' : 'lose' };
+}
+
+/** The top bar's words for a match that ended off the board ({cls, text}), or null while the
+ *  match goes on or ended on the board (the game words that itself). */
+export function endedBanner(v) {
+  const end = endedOf(v);
+  if (!end || !end.off_board || S.replay) return null;
+  const words = endedWords(end);
+  return { cls: `over ${words.mood}`, text: `${t('end_over')} — ${words.title}`, sub: words.line };
+}
+
+/** The operation panel of a match that ended off the board: what happened and a button that
+ *  shows the result again. True when it applied (the game draws its own panel otherwise). */
+export function renderEndedOps(body, v) {
+  const end = endedOf(v);
+  if (!end || !end.off_board || S.replay) return false;
+  const words = endedWords(end);
+  put(body,
+    h('div', { class: 'ops-prompt ended', dataset: { reason: end.reason } },
+      h('div', { class: 'ops-title', text: `${t('end_over')} — ${words.title}` }),
+      h('p', { text: words.line })),
+    h('div', { class: 'ops-actions' },
+      h('button', { type: 'button', class: 'act-secondary', id: 'ops-show-ended', text: t('end_show_result'), onclick: () => showEnded(v) })));
+  return true;
 }
 
 /** Show the result dialog once per session when its match has just ended off the board. */
@@ -78,6 +98,14 @@ export function maybeShowEnded(prev, view) {
   E.shownFor.add(sid);
   // A view seen for the first time (a reload after the end) does not open it again.
   if (!prev || prev.session.id !== sid) return;
+  showEnded(view);
+}
+
+/** The result dialog of a match that ended off the board (resigned, on time, abandoned). */
+export function showEnded(view) {
+  const end = endedOf(view);
+  if (!end) return;
+  const sid = view.session.id;
   const words = endedWords(end);
   const again = view.session.mode === 'vs_com';
   const box = h('div', { class: `modal match-over ${words.mood}`, role: 'dialog', dataset: { reason: end.reason } },

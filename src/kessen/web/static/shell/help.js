@@ -68,7 +68,7 @@ function renderTabs() {
   const tabs = offered().map((g) => h('button', {
     type: 'button', class: `chip help-tab${H.kind === 'rules' && H.ruleset === g.id ? ' on' : ''}`,
     dataset: { tab: `rules:${g.id}` }, 'aria-pressed': String(H.kind === 'rules' && H.ruleset === g.id),
-    text: `${t('rules')}：${g.t('game_name')}`, onclick: () => openRules(g.id),
+    text: t('rules_of', { game: g.t('game_name') }), onclick: () => openRules(g.id),
   }));
   tabs.push(h('button', {
     type: 'button', class: `chip help-tab${H.kind === 'credits' ? ' on' : ''}`, dataset: { tab: 'credits' },
@@ -103,7 +103,12 @@ export async function renderHelp() {
   }
   if (serial !== H.serial) return;
   if (H.kind === 'credits') drawCredits(doc, data);
-  else drawRules(doc, data, terms);
+  else {
+    drawRules(doc, data, terms);
+    // A game's own additions to its rules (Kōbō: pictures drawn by its board, the tutorial).
+    const g = gameOf(H.ruleset);
+    if (g.decorateRules) g.decorateRules(doc);
+  }
   document.body.dataset.helpReady = '1';
   goTo(H.anchor);
   H.anchor = '';

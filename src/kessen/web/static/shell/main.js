@@ -63,6 +63,7 @@ function onError(msg) {
   S.awaiting = null;
   S.opsSig = '';
   if (msg.code === 'unknown_game' || msg.code === 'evicted') {
+    S.game = null; // gone from the server already: nothing to close there
     leaveGame();
     toast(t(`err_${msg.code}`), msg.message, 'error');
     return;
@@ -78,7 +79,8 @@ function onError(msg) {
 
 /** A new view of the game: forget answered prompts, show a game's end once, redraw. */
 function onState(view) {
-  const prev = S.view;
+  // A match between two people waiting for its guest has no game yet: nothing to compare with.
+  const prev = S.view && !S.view.waiting ? S.view : null;
   S.view = view;
   S.stateSeq = (S.stateSeq || 0) + 1;
   if (S.game) {
@@ -95,8 +97,10 @@ function onState(view) {
   }
   // An undo (the step goes back) or another session ends a playback at once.
   if (PB.run && (!prev || prev.session.id !== view.session.id || view.history.step < prev.history.step)) finishPlayback();
-  detectEnds(prev, view);
-  maybeShowEnded(prev, view);
+  if (!view.waiting) {
+    detectEnds(prev, view);
+    maybeShowEnded(prev, view);
+  }
   showScreen('game');
   scheduleRender();
 }
@@ -114,6 +118,11 @@ function render() {
   const started = performance.now();
   applyRuleset();
   renderTools(v);
+  if (v.waiting) { // no game before the friend has joined: the table bar is the screen (friend.js)
+    renderFriend(v);
+    finishRender(v, started);
+    return;
+  }
   gameOfView(v).render(v);
   // The log reveals no more than a playback's frame on screen has reached.
   holdLog(S.replay ? null : logShown());
@@ -362,7 +371,7 @@ async function boot() {
 // A read-only handle for tests and debugging: the last view and the connection status.
 window.kobo = {
   get view() { return S.view; },
-  get game() { return S.game ? { id: S.game.id, seat: S.game.seat } : null; },
+  get game() { return S.game ? { id: S.game.id, seat: S.game.seat, acted: !!S.game.acted } : null; },
   get settings() { return { ...S.settings, effectiveMotion: effectiveMotion() }; },
   get awaiting() { return S.awaiting; },
   get stateSeq() { return S.stateSeq || 0; },

@@ -4,6 +4,7 @@
 // the shell gives the shape.
 
 import { h, put } from './dom.js';
+import { endedBanner, renderEndedOps } from './ending.js';
 import { closeOverlay, openOverlay } from './overlay.js';
 import { isMyPrompt, isSpectator, me, seatName } from './seats.js';
 import { leaveGame, playAgain } from './session.js';
@@ -29,6 +30,8 @@ export function bannerFor(v, g) {
     return { cls: 'history', text: g.tx('history_view', { step: hist.step, steps: hist.steps }) };
   }
   if (v.outcome) return { cls: 'over', text: `${g.tx('over')} — ${g.outcomeTitle(v)}` };
+  const ended = endedBanner(v);
+  if (ended) return ended;
   const p = v.pending;
   if (!p) return { cls: 'wait', text: '' };
   const sub = g.promptName(p.prompt);
@@ -59,6 +62,7 @@ export function renderIdleOps(body, v, g) {
         })));
     return true;
   }
+  if (renderEndedOps(body, v)) return true;
   if (!p) {
     put(body, h('p', { class: 'muted', text: g.tx('no_action') }));
     return true;

@@ -9,6 +9,7 @@ import { closeOverlay } from './overlay.js';
 import { resetGames } from './registry.js';
 import { applySettings } from './settings.js';
 import { newGame, renderStart } from './start.js';
+import { isOver } from './seats.js';
 import { S, saveGame } from './state.js';
 
 export function showScreen(name) {
@@ -25,6 +26,7 @@ export function showScreen(name) {
 }
 
 export function leaveGame() {
+  closeOnServer();
   stopWatching();
   disconnect();
   S.replay = null;
@@ -42,6 +44,19 @@ export function leaveGame() {
   closeOverlay();
   showScreen('start');
   renderStart();
+}
+
+/** Tell the server this page leaves its match against COM (or its COM-vs-COM match) for good:
+ *  the token is forgotten next, so the server closes the session and the history shows the
+ *  match as abandoned if it was not over. Between two people a seat resigns instead. */
+function closeOnServer() {
+  const game = S.game;
+  const v = S.view;
+  if (!game || S.replay || !v || v.session.id !== game.id || v.session.mode === 'vs_human') return;
+  if (isOver(v)) return; // finished: the history says so already, and the server lets it go
+  fetch(`/api/games/${encodeURIComponent(game.id)}/leave`, {
+    method: 'POST', keepalive: true, headers: { 'X-Kessen-Token': game.token },
+  }).catch(() => {}); // a server already gone has nothing left to close
 }
 
 export function beginGame(res, cfg) {
