@@ -15,9 +15,10 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from kessen.engine.contract import Json, RulesError
+from kessen.engine.contract import Json, Outcome, RulesError
 from kessen.server.session import SPECTATOR, Session, SessionError
-from kessen.server.table import RESIGN, TIMEOUT
+from kessen.server.limits import GRACE
+from kessen.server.table import ABANDON, RESIGN, TIMEOUT
 from kessen.store.records import MatchStore, StoreError
 from tests.test_adversarial_server import serving, ws_url
 from tests.test_leak_oracle import CONFIGS, Tally, check_message
@@ -322,13 +323,38 @@ def test_an_away_seat_has_its_grace_then_its_clock_runs_and_it_can_come_back() -
     assert session.steps == 1
 
 
-def test_without_a_clock_an_away_seat_is_waited_for() -> None:
+def test_without_a_clock_a_seat_away_past_its_grace_has_abandoned(tmp_path: Any) -> None:
+    """No clock: the game waits for an away seat while its one grace lasts (absences add up);
+    once it is spent the seat has left the match: it loses, recorded with ``abandon``, and
+    both seats see the end off the board."""
+    store = MatchStore(tmp_path / "m.sqlite3")
     now = FakeClock()
-    session, _, _ = two_people(now=now)
-    session.leave(0)
-    now.t += 10_000
-    assert not session.tick() and not session.over
+    session, _, _ = two_people(now=now, store=store)
+    table = session.table
+    assert table is not None
+    for seat in (0, 1):
+        session.arrive(seat)
+    session.leave(1)
+    assert session.next_wake() == pytest.approx(now() + GRACE)
+    now.t += GRACE - 1.0
+    assert not session.tick() and not session.over  # waited for, with a second left
+    session.arrive(1)
+    now.t += 1_000.0  # present: nothing is spent
+    assert not session.tick()
+    session.leave(1)
+    now.t += 0.5
+    assert not session.tick()
+    now.t += 0.6  # the last second is spent
+    assert session.tick() and session.over
+    assert session.outcome == Outcome(0, ABANDON)
+    ended = session.view_for(0, "ja", False)["session"]["ended"]
+    assert ended == {"winner": 0, "reason": "abandon", "off_board": True}
+    assert session.view_for(0, "ja", False)["pending"] is None
     assert session.next_wake() is None
+    assert session.recorder is not None
+    info = store.info(session.recorder.match_id)
+    assert info.is_finished and info.winner == 0 and info.reason == ABANDON
+    store.close()
 
 
 def test_a_seat_resigns_and_the_other_wins_recorded_like_a_timeout(tmp_path: Any) -> None:

@@ -679,7 +679,12 @@ class Session:
             }
         )
         if self.ended_off_board:
-            view["pending"] = None  # resigned or lost on time: nothing is asked any more
+            # Resigned, lost on time or abandoned: nothing is asked any more, so no option has
+            # a preview and no card a reason it cannot be used now.
+            view["pending"] = None
+            for aid in ("why_not", "previews"):
+                if aid in view:
+                    view[aid] = None
         return view
 
     def _describe_log(

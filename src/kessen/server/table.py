@@ -16,7 +16,9 @@ of the game stays the engine's.
   seat is away once the match is under way (the guest has joined) is spent from it, whether or
   not that seat must decide, and however many absences it is split into; while some is left
   the game waits for the seat (its clock does not run) and the opponent sees how long is left.
-  Once it is spent, its clock runs whether the seat is there or not, if there is one.
+  Once it is spent, its clock runs whether the seat is there or not, if there is one; without a
+  clock, a seat still away when its grace is spent has left the match: it loses, recorded with
+  the reason ``abandon`` (otherwise the one who stayed would wait for ever).
   Reconnecting and leaving again gives nothing back: over a whole match a seat thinks at most
   :data:`GRACE` seconds with its clock stopped. A restored match (after a server restart)
   starts with full banks and a full grace, as it starts its clocks from full banks.
@@ -51,6 +53,9 @@ TIMEOUT: Final = "timeout"
 """The outcome reason of a match lost on time."""
 RESIGN: Final = "resign"
 """The outcome reason of a match a seat conceded (投了)."""
+ABANDON: Final = "abandon"
+"""The outcome reason of a match without a clock that a seat left and did not come back to
+before its grace was spent."""
 
 
 @dataclass

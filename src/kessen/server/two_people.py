@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 from kessen.engine import registry
 from kessen.engine.contract import Json, Outcome, RulesError
 from kessen.server import deal
-from kessen.server.table import RESIGN, TIMEOUT, Clock, NextMatch, Table
+from kessen.server.table import ABANDON, RESIGN, TIMEOUT, Clock, NextMatch, Table
 from kessen.store.records import MatchStore, Recorder, StoreError
 
 if TYPE_CHECKING:
@@ -413,10 +413,21 @@ def retime(session: Session) -> None:
 
 
 def tick(session: Session) -> bool:
-    """Look at the clock: a seat at zero loses the match. True if it just ended so."""
+    """Look at the clock: a seat at zero loses the match; without a clock, a seat away once
+    its grace is spent has abandoned it. True if it just ended so."""
     table = session.table
-    if table is None or table.clock is None or session.over:
+    if table is None or session.over:
         return False
+    if table.clock is None:
+        now = session.now()
+        if not table.claimed or table.started is None:
+            return False
+        gone = [s for s in table.away_since if table.grace_left(s, now) <= 0.0]
+        if not gone:
+            return False
+        loser = min(gone, key=lambda s: table.grace_end(s) or now)  # the first to run out
+        end(session, Outcome(1 - loser, ABANDON))
+        return True
     retime(session)  # a grace period that ended lets its seat's clock run again
     clock = table.clock
     if clock.running is not None and clock.remaining(session.now())[clock.running] <= 0:

@@ -9,6 +9,7 @@
 
 import { send } from './connection.js';
 import { $, h, put } from './dom.js';
+import { endedWords } from './ending.js';
 import { texts } from './i18n.js';
 import { openJoin, readInvite } from './join.js';
 import { toast } from './overlay.js';
@@ -30,13 +31,11 @@ const T = texts({
     undo_refused: '相手が「一つ戻る」を断りました', undo_you_accepted: '「一つ戻る」を承諾しました',
     undo_you_refused: '「一つ戻る」を断りました', undo_other: '{who}の「一つ戻る」: {answer}',
     answer_yes: '承諾', answer_no: '拒否',
-    timeout_win: '時間切れ：{who}の勝ち', timeout_you_win: '相手の時間切れ：あなたの勝ち', timeout_you_lose: '時間切れ：あなたの負け',
     watching: '観戦中', watching_msg: 'この招待リンクの席はすでに埋まっています。観戦します（どちらの手札も見えません）。',
     watching_link: '観戦用リンクから観戦します（どちらの手札も見えません）。',
     joined_as: '対戦に参加しました', join_failed: '参加できません', you_are: 'あなたは{seat}です',
     clock_label: '{who}の持ち時間',
     resign: '投了', resign_confirm: 'もう一度押すと投了します', resign_title: '投了する（この対戦は相手の勝ちになります）',
-    resign_win: '{loser}が投了：{who}の勝ち', resign_you_win: '相手が投了しました：あなたの勝ち', resign_you_lose: '投了しました：あなたの負け',
     rematch: '再戦', rematch_title: '同じ設定で、席を入れ替えてもう一度対戦します（両者の承諾で始まります）',
     rematch_asked: '相手が再戦を申し込んでいます', rematch_accept: '受ける', rematch_decline: '断る',
     rematch_waiting: '再戦の返事を待っています', rematch_withdraw: '取り消す', rematch_declined: '相手が再戦を断りました',
@@ -57,13 +56,11 @@ const T = texts({
     undo_refused: 'Your opponent refused the undo', undo_you_accepted: 'You accepted the undo',
     undo_you_refused: 'You refused the undo', undo_other: "{who}'s undo: {answer}",
     answer_yes: 'accepted', answer_no: 'refused',
-    timeout_win: 'Out of time: {who} wins', timeout_you_win: 'Your opponent ran out of time: you win', timeout_you_lose: 'Out of time: you lose',
     watching: 'Watching', watching_msg: "This invite's seat is taken: you watch (neither hand is shown).",
     watching_link: 'You watch through the spectator link (neither hand is shown).',
     joined_as: 'You joined the match', join_failed: 'Cannot join', you_are: 'You play {seat}',
     clock_label: "{who}'s clock",
     resign: 'Resign', resign_confirm: 'Press again to resign', resign_title: 'Resign: your opponent wins this match',
-    resign_win: '{loser} resigned: {who} wins', resign_you_win: 'Your opponent resigned: you win', resign_you_lose: 'You resigned: you lose',
     rematch: 'Rematch', rematch_title: 'Play again with the same settings, seats swapped (starts once both accept)',
     rematch_asked: 'Your opponent asks for a rematch', rematch_accept: 'Accept', rematch_decline: 'Decline',
     rematch_waiting: 'Waiting for your opponent to answer the rematch', rematch_withdraw: 'Withdraw', rematch_declined: 'Your opponent declined the rematch',
@@ -248,14 +245,8 @@ function waitingLine() {
 function endedLine(table) {
   const end = table.ended;
   if (!end) return null;
-  const resigned = end.reason === 'resign';
-  let text = resigned ? T('resign_win', { who: `P${end.winner + 1}`, loser: `P${2 - end.winner}` }) : T('timeout_win', { who: `P${end.winner + 1}` });
-  if (!isSpectator()) {
-    const won = end.winner === me();
-    if (resigned) text = won ? T('resign_you_win') : T('resign_you_lose');
-    else text = won ? T('timeout_you_win') : T('timeout_you_lose');
-  }
-  return h('div', { class: 'fb-row fb-ended', id: 'friend-ended', role: 'alert', text });
+  const words = endedWords(end); // resigned, on time or abandoned, in the viewer's words
+  return h('div', { class: 'fb-row fb-ended', id: 'friend-ended', role: 'alert', text: `${words.title} — ${words.line}` });
 }
 
 /** 投了: the first press arms the button (for a few seconds), the second resigns. */
