@@ -202,3 +202,21 @@ def test_session_level_rematch_after_a_game_played_to_its_end() -> None:
     seats = seats_of_next(session, new)
     assert new.config["decks"] == ["MI", "SO"]
     assert new.seat_of(seats.seats[1][0]) == 0 and new.seat_of(seats.seats[0][0]) == 1
+
+
+def test_a_seat_that_leaves_the_table_withdraws_its_rematch_request() -> None:
+    """Asking, then closing the page (its last connection): the request lapses, so the other
+    seat cannot start a match against nobody; a seat still connected keeps its request."""
+    session = Session.create("maken", {"decks": ["SO", "GA"]}, 3, "vs_human", "", 0.0)
+    assert session.table is not None and session.table.invite is not None
+    session.join(session.table.invite, "MI")
+    for seat in (0, 1):
+        session.arrive(seat)
+    session.resign(1)
+    assert session.answer_rematch(1, True) == "asked"
+    session.arrive(1)  # a second tab of the asker
+    session.leave(1)
+    assert session.table.rematch.asked == {1}  # still at the table
+    session.leave(1)
+    assert session.table.rematch.asked == set()
+    assert session.answer_rematch(0, True) == "asked"  # nothing to join: a new request

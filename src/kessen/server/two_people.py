@@ -345,12 +345,18 @@ def arrive(session: Session, seat: int) -> None:
 def leave(session: Session, seat: int) -> None:
     """A connection of ``seat`` closed: an absence may start, spending what is left of its
     grace. A seat that leaves at or after zero has lost on time: leaving does not stop a clock
-    that ran out."""
-    if session.table is not None:
+    that ran out. Once the match is over, a seat whose last connection closed has left the
+    table: its open rematch request lapses (the other would start a match against nobody)."""
+    table = session.table
+    if table is not None:
         with contextlib.suppress(RulesError):  # the match ended on time: nothing to refuse
             charge(session)
-        session.table.leave(seat, session.now())
+        table.leave(seat, session.now())
         retime(session)
+        gone = seat in (0, 1) and table.present[seat] == 0
+        if gone and session.over and table.rematch.next is None and seat in table.rematch.asked:
+            table.rematch.asked.discard(seat)
+            session.version += 1
 
 
 def table_open(session: Session, started: bool = True) -> None:
