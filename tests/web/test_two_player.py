@@ -363,3 +363,57 @@ def test_a_seat_resigns_and_both_seats_and_the_spectator_see_the_end(
                 assert row.query_selector(".mh-players").inner_text() == players
                 assert row.query_selector(".mh-result").inner_text() == result
     store.close()
+
+
+def test_a_seat_that_leaves_for_good_abandons_and_everyone_sees_the_end(
+    browser: Any, tmp_path: Path
+) -> None:
+    """No clock: the guest's tab closes and stays closed past its grace (shortened here from
+    60 s): the match ends off the board, ``abandon``, with the result for the host and the
+    spectator in their words, undo disabled, and the history lists it as finished."""
+    from kessen.server.app import create_app
+    from tests.serving import running as serve
+
+    store = MatchStore(tmp_path / "matches.sqlite3")
+    app = create_app(pace=0.0, store=store, default_com="heuristic")
+    with serve(app) as server, person(browser, server) as host:
+        link = create(host, "maken", 7, {})
+        guest_ctx = browser.new_context(viewport=VIEWPORT, locale="ja-JP")
+        try:
+            guest = guest_ctx.new_page()
+            guest.goto(link)
+            accept_invite(guest)
+            with person(browser, server, link) as watcher:
+                wait_view(watcher, "v.session.you === null")
+                wait_view(host, "v.session.table.present[1]")
+                [session] = [s for s in app.state.hub.sessions.values() if s.table]
+                session.table.grace = 2.0  # the test's patience, not the player's 60 s
+                guest.close()
+                for page in (host, watcher):
+                    page.wait_for_selector("#overlay:not([hidden]) .match-over", timeout=20_000)
+                assert view(host)["session"]["ended"] == {
+                    "winner": 0,
+                    "reason": "abandon",
+                    "off_board": True,
+                }
+                for page, title, line in (
+                    (host, "あなたの勝ち", "相手が対戦を離れ、戻りませんでした。"),
+                    (watcher, "P1の勝ち", "P2が対戦を離れ、戻りませんでした。"),
+                ):
+                    assert page.inner_text("#overlay .modal-title") == title
+                    assert page.inner_text("#overlay .modal-line") == line
+                    page.click("#overlay-board")
+                    settle(page)
+                    assert "対戦終了" in page.inner_text(".mk-banner")
+                    assert line in page.inner_text("#friend-ended")
+                assert host.is_disabled("#btn-undo")
+                shot(host, "two_player_10_abandoned")
+                listed = host.evaluate("fetch('/api/matches').then(r => r.text())")
+                rows = json.loads(listed)["matches"]
+                assert [(r["state"], r["reason"]) for r in rows] == [("finished", "abandon")]
+                host.click("#btn-history")
+                host.wait_for_selector("#history:not([hidden]) .mh-row")
+                assert "あなたの勝ち（離脱）" in host.inner_text("#history .mh-row")
+        finally:
+            guest_ctx.close()
+    store.close()

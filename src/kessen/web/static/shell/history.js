@@ -14,8 +14,8 @@ import { fetchJson, ownTokens, S } from './state.js';
 const PAGE = 20;
 
 const T = texts({
-  ja: { you_seat: 'あなた（{seat}）', reason_resign: '（投了）', reason_timeout: '（時間切れ）' },
-  en: { you_seat: 'You ({seat})', reason_resign: ' (resigned)', reason_timeout: ' (on time)' },
+  ja: { you_seat: 'あなた（{seat}）', reason_resign: '（投了）', reason_timeout: '（時間切れ）', reason_abandon: '（離脱）' },
+  en: { you_seat: 'You ({seat})', reason_resign: ' (resigned)', reason_timeout: ' (on time)', reason_abandon: ' (a player left)' },
 });
 
 const NO_FILTERS = { game: '', deck: '', state: '', result: '', source: '', since: '', until: '' };
@@ -165,11 +165,14 @@ function playerName(m, seat) {
   return m.yours === seat ? T('you_seat', { seat: `P${seat + 1}` }) : `P${seat + 1}`;
 }
 
+/** The outcome reasons of a match that ended off the board, said after its result. */
+const OFF_BOARD = new Set(['resign', 'timeout', 'abandon']);
+
 export function resultOf(m) {
   if (m.state === 'abandoned' || m.reason === 'abandoned') return { cls: 'none abandoned', text: t('r_abandoned') };
   if (!m.finished) return { cls: 'open', text: t('r_open') };
   if ((m.winner === 0 || m.winner === 1) && twoPeople(m)) {
-    const how = m.reason === 'resign' || m.reason === 'timeout' ? T(`reason_${m.reason}`) : '';
+    const how = OFF_BOARD.has(m.reason) ? T(`reason_${m.reason}`) : '';
     const mine = m.yours === m.winner;
     return { cls: mine ? 'win' : `p${m.winner + 1}`, text: t(mine ? 'r_you' : m.winner === 0 ? 'r_p1' : 'r_p2') + how };
   }
@@ -177,7 +180,7 @@ export function resultOf(m) {
     const human = m.players[String(m.winner)] === 'human';
     const played = Object.values(m.players || {}).includes('human');
     // A person's own match reads from their side; COM against COM names the seat.
-    const how = m.reason === 'resign' || m.reason === 'timeout' ? T(`reason_${m.reason}`) : '';
+    const how = OFF_BOARD.has(m.reason) ? T(`reason_${m.reason}`) : '';
     if (played) return { cls: human ? 'win' : `p${m.winner + 1}`, text: t(human ? 'r_you' : 'r_com') + how };
     return { cls: `p${m.winner + 1}`, text: t(m.winner === 0 ? 'r_p1' : 'r_p2') };
   }
@@ -190,7 +193,7 @@ function sourceOf(m) {
   const key = `src_${m.source}`;
   let name = hasText(key) ? t(key) : m.source;
   if (m.parent) name = `${name}（${t('branch_of', { id: m.parent[0], step: m.parent[1] })}）`;
-  return m.open_deal ? `${name}・${t('open_deal')}` : name;
+  return m.open_deal ? `${name}${t('list_dot')}${t('open_deal')}` : name;
 }
 
 function renderList() {
