@@ -17,6 +17,12 @@ from kessen.store.records import MatchStore
 from tests.web.driver import settle
 
 
+def view_after(page: Any) -> Any:
+    """The last view the page drew."""
+    settle(page)
+    return page.evaluate("window.kobo.view")
+
+
 def start(page: Any, ruleset: str) -> None:
     page.evaluate("localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'off'}))")
     page.reload()
@@ -59,6 +65,10 @@ def test_resigning_against_com_ends_the_match_on_screen(page: Any, ruleset: str)
     bar = page.inner_text("#turninfo")
     assert "あなたのターン" not in bar and "あなたの番" not in bar, bar
     assert "あなたが投了しました" in page.inner_text("#ops-body")
+    # Nothing is "not usable now" any more, and the results panel has the ending.
+    assert view_after(page)["why_not"] is None
+    assert page.locator("#game .why-chip, #game [data-why]").count() == 0
+    assert "あなたが投了しました" in page.inner_text("#results")
     page.click("#ops-show-ended")
     page.wait_for_selector("#overlay:not([hidden]) .match-over")
     page.click("#overlay-board")

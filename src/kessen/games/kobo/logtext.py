@@ -436,13 +436,13 @@ def _cleanup(e: Entry, w: _Words) -> str:
 
 _REASONS = {
     "ja": {
-        "wipeout": "相手のキャラが全滅",
+        "wipeout": "一方のキャラが全滅",
         "both_wiped": "両者全滅、残りの罠・戦術カードの枚数で判定",
         "exhausted": "両者の罠・戦術カードが尽き、キャラの攻撃力合計で判定",
         "turn_limit": "ターン上限、キャラの攻撃力合計で判定",
     },
     "en": {
-        "wipeout": "the other side has no character left",
+        "wipeout": "one side has no character left",
         "both_wiped": "both sides wiped out; decided by remaining traps and tactics",
         "exhausted": "no traps or tactics left; decided by total Lv",
         "turn_limit": "turn limit; decided by total Lv",
@@ -450,9 +450,23 @@ _REASONS = {
 }
 
 
+def _reason(e: Entry, w: _Words) -> str:
+    """Why a game ended, as the viewer reads it: a wipe-out names the side that was wiped out
+    (あなた/相手/P1 — never "the opponent" for the viewer's own side)."""
+    reason, winner = str(e.get("reason")), e.get("winner")
+    if reason == "wipeout" and isinstance(winner, int) and winner >= 0:
+        loser = 1 - winner
+        if w.ja:
+            return f"{w.who(loser)}のキャラが全滅"
+        if w.viewer is not None and loser == w.viewer:
+            return "you have no character left"
+        return f"{lower_first(w.who(loser))} has no character left"
+    return _REASONS[w.lang].get(reason, reason)
+
+
 def _game_end(e: Entry, w: _Words) -> str:
     winner, game, turn = e.get("winner"), e.get("game"), e.get("turn")
-    reason = _REASONS[w.lang].get(str(e.get("reason")), str(e.get("reason")))
+    reason = _reason(e, w)
     scores = e.get("scores")
     if w.ja:
         score = f"（{w.seat_scores(scores)}）" if scores else ""

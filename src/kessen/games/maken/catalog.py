@@ -30,9 +30,10 @@ from kessen.games.maken.cards import (
     card_text,
     distance_text,
     raw_text,
+    tag_name,
 )
 from kessen.games.maken.config import SWITCHES
-from kessen.games.maken.rules import DA_OPTIONS, OPTION_JA, TA_OPTIONS
+from kessen.games.maken.rules import DA_OPTIONS, TA_OPTIONS, option_name
 
 
 def catalog(lang: str, config: Mapping[str, Any] | None = None) -> Json:
@@ -199,7 +200,7 @@ def _catalog(lang: str) -> Json:
             "data": dict(zip(("spd", "front", "back", "atk", "cost", "gain"), c.data, strict=True)),
             "distance": distance_text(c.front, c.back),
             "labels": list(c.labels),
-            "tags": list(c.tags),
+            "tags": [tag_name(t, lang) for t in c.tags],
             "duration": c.duration,
             "text": card_text(c, lang),
             "effect": _effect_text(c, lang),
@@ -211,7 +212,9 @@ def _catalog(lang: str) -> Json:
             "key": s.key,
             "default": s.default,
             "alternatives": list(s.alternatives),
-            "text": s.ja if lang == "ja" else s.en,
+            "name": s.name(lang),
+            "text": s.text(lang),
+            "value_names": s.value_names(lang),
         }
         for s in SWITCHES
     }
@@ -219,7 +222,7 @@ def _catalog(lang: str) -> Json:
     options = {
         name: {
             "copies": n,
-            "name": OPTION_JA[name] if lang == "ja" else name,
+            "name": option_name(name, lang),
             "effect": option_effect(name, lang),
         }
         for n, table in ((2, DA_OPTIONS), (3, TA_OPTIONS))

@@ -44,13 +44,40 @@ class ConfigError(RulesError):
 
 @dataclass(frozen=True, slots=True)
 class Switch:
-    """One rule switch of §14: its config key, default, alternatives and meaning (ja/en)."""
+    """One rule switch of §14: its config key, default and alternatives, and what a player
+    reads of it: its name, what it decides, and a name for each value, in Japanese and English
+    (``values``: ``(value, ja, en)``). The key and the raw values are the config's, never
+    shown to a player."""
 
     key: str
     default: Any
     alternatives: tuple[Any, ...]
+    name_ja: str
+    name_en: str
     ja: str
     en: str
+    values: tuple[tuple[Any, str, str], ...] = ()
+
+    def name(self, lang: str) -> str:
+        """The switch's name in ``lang``."""
+        return self.name_ja if lang == "ja" else self.name_en
+
+    def text(self, lang: str) -> str:
+        """What the switch decides, in ``lang``."""
+        return self.ja if lang == "ja" else self.en
+
+    def value_names(self, lang: str) -> list[str]:
+        """The name of the default and of each alternative, in that order, in ``lang``."""
+        names = {_value_key(v): ja if lang == "ja" else en for v, ja, en in self.values}
+        return [names[_value_key(v)] for v in (self.default, *self.alternatives)]
+
+
+def _value_key(value: Any) -> str:
+    return repr(value)
+
+
+def _count(n: int) -> tuple[int, str, str]:
+    return (n, f"{n}枚", f"{n} cards")
 
 
 SWITCHES: tuple[Switch, ...] = (
@@ -58,48 +85,112 @@ SWITCHES: tuple[Switch, ...] = (
         "gb",
         "excess",
         ("total",),
-        "ガードブレイクのダメージ：攻撃値合計の差（total: 攻撃値合計）",
-        "guard-break damage: the total difference (total: the full attack total)",
+        "ガードブレイクのダメージ",
+        "Guard-break damage",
+        "ガードブレイクで相手に与えるダメージ",
+        "the damage a guard break deals",
+        (
+            ("excess", "攻撃値合計の差", "the difference of the attack totals"),
+            ("total", "攻撃値合計", "the full attack total"),
+        ),
     ),
     Switch(
         "bonusBet",
         "special",
         ("always", "none"),
-        "ボーナスベット：GC・GB・無防備の相手にのみ（always: 毎ヒット、none: なし）",
-        "bonus bets: on GC, GB and a defenceless loser (always: every hit; none: never)",
+        "ボーナスベット",
+        "Bonus bets",
+        "ヒットした側がもう1枚ベットできるとき",
+        "when the hitter may bet one more card",
+        (
+            ("special", "GC・GB・無防備の相手のときだけ", "on GC, GB or a defenceless loser only"),
+            ("always", "ヒットのたび", "on every hit"),
+            ("none", "なし", "never"),
+        ),
     ),
-    Switch("bonusBetMax", 1, (2,), "ジャッジごとのボーナスベット上限", "bonus bets per judge"),
+    Switch(
+        "bonusBetMax",
+        1,
+        (2,),
+        "ボーナスベットの上限",
+        "Bonus bet limit",
+        "ジャッジごとのボーナスベットの回数",
+        "bonus bets per judge",
+        ((1, "1回", "once"), (2, "2回", "twice")),
+    ),
     Switch(
         "lpTo",
         "hand",
         ("dust", "gauge"),
-        "ダウン時のLP札の行き先",
+        "ダウン時のLP札",
+        "LP card on a down",
+        "ダウンしたときのLP札の行き先",
         "where the LP card goes on a down",
+        (
+            ("hand", "手札へ", "to the hand"),
+            ("dust", "ダストへ", "to the dust"),
+            ("gauge", "ゲージへ", "to the gauge"),
+        ),
     ),
     Switch(
         "cleanup",
         "dust",
         ("gauge",),
-        "ジャッジ後のアタックフィールドの行き先（gauge: 助っ人以外はゲージへ）",
-        "where attack fields go after the judge (gauge: non-helper cards to the gauge)",
+        "ジャッジ後の片付け",
+        "After the judge",
+        "ジャッジ後のアタックフィールドのカードの行き先",
+        "where the cards of the attack fields go after the judge",
+        (
+            ("dust", "ダストへ", "to the dust"),
+            ("gauge", "助っ人以外はゲージへ", "to the gauge, but for helpers"),
+        ),
     ),
-    Switch("downAt", 10, (8, 12), "ダウンするダメージ札の枚数", "damage cards that down a player"),
+    Switch(
+        "downAt",
+        10,
+        (8, 12),
+        "ダウンの枚数",
+        "Damage for a down",
+        "ダウンするダメージ札の枚数",
+        "damage cards that down a player",
+        (_count(10), _count(8), _count(12)),
+    ),
     Switch(
         "exhaustion",
         "refresh",
         ("none",),
-        "スタミナ切れ：ダウンしダストも戻す（none: ドローフェイズでは起きず、戻さない）",
-        "stamina exhaustion: a down with a dust refresh (none: not in the draw phase, no refresh)",
+        "スタミナ切れ",
+        "Stamina exhaustion",
+        "スタミナが尽きたとき",
+        "when the stamina runs out",
+        (
+            ("refresh", "ダウンし、ダストも戻す", "a down, and the dust is shuffled back"),
+            (
+                "none",
+                "ドローフェイズでは起きず、ダストは戻さない",
+                "none in the draw phase, no dust back",
+            ),
+        ),
     ),
     Switch(
         "supportCap",
         6,
         (None,),
-        "補助フィールドの上限（null: Ver1.2のみで遊ぶ場合）",
-        "support field cap (null: Ver1.2-only play)",
+        "補助フィールドの上限",
+        "Support field cap",
+        "補助フィールドに置けるカードの枚数",
+        "cards the support field may hold",
+        (_count(6), (None, "なし（Ver1.2のみで遊ぶ場合）", "none (Ver1.2-only play)")),
     ),
     Switch(
-        "turnLimit", 100, (), "このターンの終了で引き分け", "the game is a draw after this turn"
+        "turnLimit",
+        100,
+        (),
+        "ターン上限",
+        "Turn limit",
+        "このターンの終了で引き分け",
+        "the game is a draw after this turn",
+        ((100, "100ターン", "100 turns"),),
     ),
 )
 """Every switch of §14, default first."""

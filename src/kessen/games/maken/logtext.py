@@ -21,7 +21,7 @@ from typing import Any
 
 from kessen.engine.action import Action
 from kessen.engine.wording import SeatWords, lower_first
-from kessen.games.maken.cards import BY_SLUG, CARD, distance_text
+from kessen.games.maken.cards import BY_SLUG, CARD, CHARACTER_NAMES, character_name, distance_text
 from kessen.games.maken.rules import OPTION_JA, parse_bet
 
 Entry = Mapping[str, Any]
@@ -54,6 +54,11 @@ def _option(w: _Words, option: Any) -> str:
     name = OPTION_JA.get(str(option), str(option))
     en = str(option).replace("-", " ").title()
     return w.say(f"（{name}）", f" ({en})")
+
+
+def _char(w: _Words, code: Any) -> str:
+    """A character by name (ソウマ / Souma), never by its code."""
+    return character_name(str(code), w.lang) if str(code) in CHARACTER_NAMES else str(code)
 
 
 def _data(e: Entry) -> str:
@@ -127,8 +132,10 @@ def _judge(w: _Words, e: Entry) -> str:
 
 _R: dict[str, Callable[[_Words, Entry], str]] = {
     "setup": lambda w, e: w.say(
-        f"{w.who(0)}：{e['chars'][0]}、{w.who(1)}：{e['chars'][1]}。最初のTPは{w.who(e['tp'])}。",
-        f"P1 plays {e['chars'][0]}, P2 {e['chars'][1]}; "
+        f"{w.who(0)}：{_char(w, e['chars'][0])}、{w.who(1)}：{_char(w, e['chars'][1])}。"
+        f"最初のTPは{w.who(e['tp'])}。",
+        f"{w.who(0)} {w.verb(0, 'plays', 'play')} {_char(w, e['chars'][0])}, "
+        f"{lower_first(w.who(1))} {_char(w, e['chars'][1])}; "
         f"{lower_first(w.who(e['tp']))} {w.verb(e['tp'], 'starts', 'start')} as TP.",
     ),
     "mulligan": lambda w, e: w.say(

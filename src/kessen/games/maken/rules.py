@@ -61,6 +61,14 @@ OPTION_JA = {
 }
 _INDEX = {name: i for i, name in enumerate(STATS)}
 
+
+def option_name(option: str, lang: str) -> str:
+    """A DA/TA option's name in ``lang``: 大サプライズド / Big Surprise."""
+    if lang == "ja":
+        return OPTION_JA.get(option, option)
+    return option.replace("-", " ").title()
+
+
 # Bet modes: which checks of §7.4 apply.
 FB, EVEN, FORCE, GC, BONUS = "fb", "even", "force", "gc", "bonus"
 

@@ -43,7 +43,8 @@ def _catalog(lang: str) -> Json:
             "key": s.key,
             "default": s.default,
             "alternative": s.alternative,
-            "text": s.ja if lang == "ja" else s.en,
+            "name": s.name(lang),
+            "text": s.text(lang),
         }
         for s in SWITCHES
     }

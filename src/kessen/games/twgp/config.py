@@ -42,23 +42,42 @@ class ConfigError(RulesError):
 
 @dataclass(frozen=True, slots=True)
 class Switch:
-    """One rule switch of §2.10: its config key, default and what it does (ja/en)."""
+    """One rule switch of §2.10: its config key, default, the player-facing name and what it
+    does, each in Japanese and English (the key is the config's, never shown to a player)."""
 
     key: str
     default: Any
     alternative: Any
+    name_ja: str
+    name_en: str
     ja: str
     en: str
+
+    def name(self, lang: str) -> str:
+        """The switch's name in ``lang``."""
+        return self.name_ja if lang == "ja" else self.name_en
+
+    def text(self, lang: str) -> str:
+        """What the switch does, in ``lang``."""
+        return self.ja if lang == "ja" else self.en
 
 
 SWITCHES: tuple[Switch, ...] = (
     Switch(
-        "gridWidth", 5, 3, "グリッドの横幅（3はドルサーガ風）", "grid width (3 is ドルサーガ-like)"
+        "gridWidth",
+        5,
+        3,
+        "グリッドの横幅",
+        "Grid width",
+        "3にするとドルサーガ風の狭いグリッドになる",
+        "3 gives the narrow grid of Dolsaga",
     ),
     Switch(
         "jokers",
         False,
         True,
+        "ジョーカー",
+        "Jokers",
         "各自ジョーカー1枚（基本パワー00ユニット）を加える。プール27枚、4枚を除外",
         "one joker (a base-00 unit) per player: pools of 27, 4 set aside",
     ),
@@ -66,35 +85,45 @@ SWITCHES: tuple[Switch, ...] = (
         "vitalEffect",
         False,
         True,
+        "ヴァイタル効果",
+        "Vital effect",
         "トランプ版の変則ルール：ヴァイタル効果のランクのユニットを場から捨て、召喚も禁止",
-        "the seed's playing-card variant: the vital effect's rank wipes and bans units",
+        "the playing-card edition's variant: units of the vital effect's rank are discarded "
+        "from the board and may not be summoned",
     ),
     Switch(
         "buildReload",
         False,
         True,
-        "A16リロード：ビルド中に1ターン1回、手札を山札の下へ戻し最大3枚引く",
-        "A16 reload: once per turn in the build window, hand cards to the pile bottom, "
-        "take up to 3",
+        "ビルド中のリロード",
+        "Reload while building",
+        "ビルド中に1ターン1回、手札を山札の下へ戻し最大3枚引く",
+        "once per turn in the build window, put hand cards on the pile bottom and take up to 3",
     ),
     Switch(
         "variantA",
         False,
         True,
-        "変則ルールA：最後のヴァイタルが失効した瞬間に負ける",
-        "variant A: lose the instant the last vital flips",
+        "変則ルールA",
+        "Variant A",
+        "最後のヴァイタルが失効した瞬間に負ける",
+        "lose the instant the last vital flips",
     ),
     Switch(
         "variantB",
         False,
         True,
-        "変則ルールB：山札が尽きたらストレージを山札にする（サージは残る）",
-        "variant B: refill an empty pile from the storage (the surge stays)",
+        "変則ルールB",
+        "Variant B",
+        "山札が尽きたらストレージを山札にする（サージは残る）",
+        "refill an empty pile from the storage (the surge stays)",
     ),
     Switch(
         "weaponCache",
         False,
         True,
+        "ウェポンを残す",
+        "Weapons stay",
         "ユニットが捨札になってもウェポンをその場に残し、次のユニットが使える",
         "weapons may stay in a square whose unit was discarded, for the next unit placed there",
     ),
@@ -102,6 +131,8 @@ SWITCHES: tuple[Switch, ...] = (
         "quickStart",
         False,
         True,
+        "ランダム配布",
+        "Random deal",
         "構築せずプールを切って配る（ヴァイタル3、デッキ20、手札は山札の上6枚）",
         "deal at random instead of building: 3 vitals, 20-card deck, its top 6 the hand",
     ),
@@ -109,6 +140,8 @@ SWITCHES: tuple[Switch, ...] = (
         "strictMatrix05",
         False,
         True,
+        "山札減少の上限（マトリクス05）",
+        "Deck-loss cap (Matrix 05)",
         "各ターン、各自の山札から出るカードは3枚まで",
         "at most 3 deck cards leave a player's deck per turn",
     ),
@@ -116,6 +149,8 @@ SWITCHES: tuple[Switch, ...] = (
         "setupAnytime",
         False,
         True,
+        "いつでもセットアップ",
+        "Set up at any time",
         "ターン・プレイヤーはビルド・ウィンドウ中いつでもセットアップできる（旧来の読み方）",
         "the turn player may set up at any point of its build window (the earlier reading)",
     ),

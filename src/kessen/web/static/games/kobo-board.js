@@ -7,7 +7,7 @@ import { renderSurpriseZone } from './kobo-surprise.js';
 import { $, h, put } from '../shell/dom.js';
 import { term } from '../shell/glossary.js';
 import { infoable } from '../shell/info.js';
-import { endedBanner } from '../shell/ending.js';
+import { endedBanner, endedResult } from '../shell/ending.js';
 import { renderLane } from '../shell/lane.js';
 import { isSpectator, levelName, me, seatLabel, seatName, whoseOf } from '../shell/seats.js';
 import { S } from '../shell/state.js';
@@ -503,8 +503,9 @@ export function renderResults(v) {
     h('span', { class: 'r-win', text: resultText(r) }),
     h('span', { class: 'r-why muted', text: `${reasonText(r.reason)} · ${t('turns_n', { n: r.turns })}` })));
   if (!v.match.over) {
-    items.push(h('li', { class: 'result current' },
-      h('span', { class: 'r-game', text: t('game_no', { n: v.match.results.length + 1 }) }),
+    const label = t('game_no', { n: v.match.results.length + 1 });
+    items.push(endedResult(v, label) || h('li', { class: 'result current' },
+      h('span', { class: 'r-game', text: label }),
       h('span', { class: 'r-win muted', text: t('in_progress') })));
   }
   put($('#results'), ...items);

@@ -9,6 +9,7 @@ import {
   bannerInfo, cardName, cdef, charInfo, charName, optionInfo, outcomeTitle, pict, reasonText, situationLine, situationOf,
 } from './maken-base.js';
 import { tx } from './maken-strings.js';
+import { endedResult } from '../shell/ending.js';
 import { $, h, put } from '../shell/dom.js';
 import { term } from '../shell/glossary.js';
 import { infoable } from '../shell/info.js';
@@ -180,7 +181,7 @@ function fieldEl(v, seat) {
     return infoable(el, { type: 'mk', what: 'field', seat, index: i });
   });
   const total = h('span', { class: 'mk-total' }, pict('atk'), word('total', tx('total')), ' ', h('b', { text: num(p.total) }));
-  return h('section', { class: `mk-zone mk-field${cards.length ? '' : ' empty'}`, 'aria-label': `${whoseOf(seat)}${tx('field')}` },
+  return h('section', { class: `mk-zone mk-field${cards.length ? '' : ' empty'}`, 'aria-label': tx('where_field', { whose: whoseOf(seat) }) },
     h('div', { class: 'mk-zone-title' }, h('span', { text: tx('field') }), cards.length ? total : null),
     h('div', { class: `mk-stack${cards.length ? '' : ' empty'}` },
       cards.length ? cards : h('span', { class: 'mk-slot mk-field-slot', text: tx('empty') })));
@@ -207,7 +208,7 @@ function supportEl(v, seat) {
     return infoable(el, { type: 'mk', what: 'support', seat, index: i });
   });
   const cap = v.config && 'supportCap' in v.config ? v.config.supportCap : 6;
-  return h('section', { class: `mk-zone mk-support${items.length ? '' : ' empty'}`, 'aria-label': `${whoseOf(seat)}${tx('support')}` },
+  return h('section', { class: `mk-zone mk-support${items.length ? '' : ' empty'}`, 'aria-label': tx('where_support', { whose: whoseOf(seat) }) },
     h('div', { class: 'mk-zone-title' }, word('support', tx('support')), h('span', { class: 'mk-cap', text: `${p.support.length}${cap ? `/${cap}` : ''}` })),
     h('div', { class: 'mk-row' }, items.length ? items : h('span', { class: 'mk-slot', text: tx('empty') })));
 }
@@ -239,7 +240,7 @@ function openHand(v, seat) {
     el.dataset.index = String(i);
     return infoable(el, { type: 'mk', what: 'hand', seat, index: i });
   });
-  return h('section', { class: 'mk-hand open', 'aria-label': `${whoseOf(seat)}${tx('hand')}` },
+  return h('section', { class: 'mk-hand open', 'aria-label': tx('where_hand', { whose: whoseOf(seat) }) },
     cards.length ? cards : h('span', { class: 'mk-slot', text: tx('empty') }));
 }
 
@@ -331,6 +332,7 @@ export function renderResults(v) {
       h('span', { class: 'r-game', text: tx('game') }),
       h('span', { class: 'r-win', text: outcomeTitle(v) }),
       h('span', { class: 'r-why muted', text: `${reasonText(o.reason)} · ${tx('turns_n', { n: v.turn })}` }))
-    : h('li', { class: 'result current' }, h('span', { class: 'r-game', text: tx('game') }), h('span', { class: 'r-win muted', text: tx('in_progress') }));
+    : endedResult(v, tx('game'))
+      || h('li', { class: 'result current' }, h('span', { class: 'r-game', text: tx('game') }), h('span', { class: 'r-win muted', text: tx('in_progress') }));
   put($('#results'), item);
 }

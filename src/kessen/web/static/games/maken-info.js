@@ -3,7 +3,7 @@
 // (the two characters, picked as character cards with their deck's style, and the §14 rule
 // switches).
 
-import { cat, cdef, charInfo, charName, pict } from './maken-base.js';
+import { cardName, cat, cdef, charInfo, charName, pict } from './maken-base.js';
 import { cardEl, backEl } from './maken-board.js';
 import { tx } from './maken-strings.js';
 import { $$, h, put } from '../shell/dom.js';
@@ -25,7 +25,7 @@ function cardFacts(card, extra = []) {
   return [
     h('div', { class: 'info-card' }, cardEl(card, { cls: 'big' })),
     h('div', { class: 'info-main' },
-      h('div', { class: 'info-name', text: `${card.name || d.name || card.card} (${card.card})` }),
+      h('div', { class: 'info-name', text: card.name || d.name || cardName(card.card) }),
       h('div', { class: 'info-kind', text: `${tx(`kind_${kind}`)} · ${charName(card.character || d.character)}` }),
       stats ? h('div', { class: 'info-stats', text: stats }) : null,
       costs ? h('div', { class: 'info-stats muted', text: costs }) : null,
@@ -183,9 +183,10 @@ export function renderStartOptions(box, ctx) {
       switches.map((s) => {
         const values = [s.default, ...s.alternatives];
         const cur = s.key in keep ? keep[s.key] : JSON.stringify(s.key in defaults ? defaults[s.key] : s.default);
-        return h('label', { class: 'mk-switch' }, h('span', { text: `${s.key} — ${s.text}` }),
+        // Each value by its name (the catalogue's `value_names`, in the same order).
+        return h('label', { class: 'mk-switch' }, h('span', { text: `${s.name} — ${s.text}` }),
           h('select', { name: s.key, dataset: { switch: s.key } }, values.map((x, i) => h('option', {
-            value: JSON.stringify(x), text: `${x === null ? 'null' : x}${i === 0 ? ` (${tx('sw_default')})` : ''}`, selected: JSON.stringify(x) === cur,
+            value: JSON.stringify(x), text: i === 0 ? tx('sw_default', { value: s.value_names[i] }) : s.value_names[i], selected: JSON.stringify(x) === cur,
           }))));
       })));
 }

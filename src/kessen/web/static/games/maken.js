@@ -343,7 +343,7 @@ export const game = {
   t: tx,
   brand: '魔剣',
   logoSub: 'Project Maken',
-  title: 'プロジェクト魔剣 — Kessen',
+  get title() { return `${tx('title')} — Kessen`; },
   optionsBox: 'maken-options',
   boardClass: 'rs-maken',
   helpAnchor: 'sec-11',

@@ -4,6 +4,7 @@
 import { bannerInfo, cdef, label, suitOf, T, two, unitAt, windowOf } from './twgp-base.js';
 import { fightStrip } from './twgp-fight.js';
 import { TX, tx } from './twgp-strings.js';
+import { endedResult } from '../shell/ending.js';
 import { $, h, put } from '../shell/dom.js';
 import { term } from '../shell/glossary.js';
 import { infoable } from '../shell/info.js';
@@ -423,7 +424,8 @@ export function renderResults(v) {
       h('span', { class: 'r-game', text: tx('game') }),
       h('span', { class: 'r-win', text: outcomeTitle(v) }),
       h('span', { class: 'r-why muted', text: `${reasonText(o.reason)} · ${tx('turns_n', { n: v.turn })}` }))
-    : h('li', { class: 'result current' }, h('span', { class: 'r-game', text: tx('game') }), h('span', { class: 'r-win muted', text: tx('in_progress') }));
+    : endedResult(v, tx('game'))
+      || h('li', { class: 'result current' }, h('span', { class: 'r-game', text: tx('game') }), h('span', { class: 'r-win muted', text: tx('in_progress') }));
   put($('#results'), item);
 }
 

@@ -5,7 +5,7 @@ import { S } from '../shell/state.js';
 
 export const TX = {
   ja: {
-    title: 'TWGP トランプ版', brand: 'TWGP',
+    title: 'TWGP トランプ版', brand: 'TWGP', logo_sub: 'トランプ版', colon: '：',
     game_name: 'TWGP トランプ版', game_desc: 'トランプ1組で遊ぶTWGPハーフ・バトル',
     log_title: 'ログ', lane_highlight: '攻撃と応答ウィンドウの強調表示', setup_label: '構築',
     mode_hint_vs: 'あなたは下側を操作します。COMの手札・チャージ・裏向きのカードは見えません。',
@@ -13,7 +13,7 @@ export const TX = {
     tagline: 'トランプ1組で遊ぶTWGPハーフ・バトル。相手のヴァイタル3枚を失効させ、さらにダメージを与えた側の勝ち。',
     quick_start: 'ランダム配布で始める（構築を省略）',
     quick_start_hint: 'オフなら、プール26枚からヴァイタル3枚・除外3枚・初期手札0〜6枚を自分で選んで構築します。',
-    switches: 'ルール・スイッチ', grid_width: 'グリッドの横幅',
+    switches: 'ルール・スイッチ',
     battle_row: 'バトル', vital_row: 'ヴァイタル', charge_row: 'チャージ',
     surge: 'サージ', storage: 'ストレージ', pile: '山札', hand: '手札', aside: 'ゲーム外', pool: '構築プール',
     vitals_left: 'ヴァイタル {n}/3', vitals_word: 'ヴァイタル', hand_n: '手札 {n}', aside_n: 'ゲーム外 {n}', pile_n: '山札 {n}',
@@ -120,9 +120,9 @@ export const TX = {
     bd_deck_note: '初期手札を含む', bd_empty: 'なし', bd_to_deck: '山札に戻す', bd_untitled: '新しい構築',
     bd_all: 'すべて', bd_kind: '種類', bd_unit: 'ユニット', bd_weapon: 'ウェポン', bd_place: '置き場所',
     bd_search: 'キーワード（名前・本文）', bd_clear_filters: '絞り込みを解除', bd_no_cards: '条件に合うカードはありません。',
-    bd_n_cards: '{n}枚', bd_jokers: 'ジョーカーを使う（jokersスイッチのゲーム用、プール27枚・除外4枚）',
+    bd_n_cards: '{n}枚', bd_jokers: 'ジョーカーを使う（ルール・スイッチ「ジョーカー」のゲーム用、プール27枚・除外4枚）',
     bd_in_game: 'ゲーム中に構築', bd_saved_group: '保存した構築', bd_saved_invalid: '{name}（{why}：選べません）', bd_saved_option: '{name}（{size}）',
-    bd_needs_jokers: 'jokersスイッチ用', bd_no_jokers: 'jokersなし用',
+    bd_needs_jokers: 'ジョーカーありのゲーム用', bd_no_jokers: 'ジョーカーなしのゲーム用',
     bd_seat_you: 'あなたの構築', bd_seat_com: 'COMの構築', bd_seat_other: '相手の構築', bd_friend_builds: '相手が自分で構築します（構築は相手だけの秘密）',
     bd_seat_bottom: '下側の構築', bd_seat_top: '上側の構築',
     // fights played back (games/twgp-fight.js), reasons, and the idle line of the panel
@@ -143,7 +143,7 @@ export const TX = {
     idle_no_attacker: '攻撃できる表タテ置きのユニットがいません。',
   },
   en: {
-    title: 'TWGP playing-card edition', brand: 'TWGP',
+    title: 'TWGP playing-card edition', brand: 'TWGP', logo_sub: 'playing-card edition', colon: ': ',
     game_name: 'TWGP playing-card edition', game_desc: 'The TWGP half battle with one pack of playing cards',
     log_title: 'Log', lane_highlight: 'Highlight attacks and the response window', setup_label: 'Building',
     mode_hint_vs: "You play the bottom seat. COM's hand, charge and face-down cards stay hidden.",
@@ -151,7 +151,7 @@ export const TX = {
     tagline: 'The TWGP half battle with one pack of playing cards. Make all three of the opponent\'s vitals lost, then deal one more damage.',
     quick_start: 'Deal at random (skip building)',
     quick_start_hint: 'Off: build from your 26-card pool — 3 vitals, 3 cards set aside, a starting hand of 0–6.',
-    switches: 'Rule switches', grid_width: 'Grid width',
+    switches: 'Rule switches',
     battle_row: 'Battle', vital_row: 'Vital', charge_row: 'Charge',
     surge: 'Surge', storage: 'Storage', pile: 'Pile', hand: 'Hand', aside: 'Set aside', pool: 'Build pool',
     vitals_left: 'Vitals {n}/3', vitals_word: 'Vitals', hand_n: 'Hand {n}', aside_n: 'Aside {n}', pile_n: 'Pile {n}',
@@ -257,9 +257,9 @@ export const TX = {
     bd_deck_note: 'hand included', bd_empty: 'None', bd_to_deck: 'Back to the deck', bd_untitled: 'New build',
     bd_all: 'All', bd_kind: 'Kind', bd_unit: 'Unit', bd_weapon: 'Weapon', bd_place: 'Place',
     bd_search: 'Keyword (name, text)', bd_clear_filters: 'Clear filters', bd_no_cards: 'No card fits these filters.',
-    bd_n_cards: '{n} cards', bd_jokers: 'Use the joker (for games with the jokers switch: a 27-card pool, 4 set aside)',
+    bd_n_cards: '{n} cards', bd_jokers: 'Use the joker (for games with the Jokers switch: a 27-card pool, 4 set aside)',
     bd_in_game: 'Build during the game', bd_saved_group: 'Saved builds', bd_saved_invalid: '{name} ({why}: cannot be chosen)', bd_saved_option: '{name} ({size})',
-    bd_needs_jokers: 'for jokers games', bd_no_jokers: 'for games without jokers',
+    bd_needs_jokers: 'for games with jokers', bd_no_jokers: 'for games without jokers',
     bd_seat_you: 'Your build', bd_seat_com: "COM's build", bd_seat_other: "The other seat's build", bd_friend_builds: 'Your friend builds their own (a build is their secret)',
     bd_seat_bottom: "Bottom seat's build", bd_seat_top: "Top seat's build",
     // fights played back (games/twgp-fight.js), reasons, and the idle line of the panel

@@ -82,7 +82,7 @@ function actionButton(a, v, extraClass = '') {
     class: `act tw-act verb-${verb} group-${GROUP_OF[verb] || 'other'}${extraClass}`,
     dataset: why ? { action: a, why } : { action: a },
     disabled: !!why,
-    title: why || a,
+    title: why || null,
     onclick: () => choose(a),
     onmouseenter: () => setHover(a),
     onmouseleave: () => setHover(null),
@@ -380,8 +380,8 @@ function renderInfo(v, info) {
           h('span', { class: 'stat' }, term('pow', tx('pow')), ' ', h('b', { text: st.pow })),
           h('span', { class: 'stat muted', text: `= ${two(st.base)} + ${st.weapons.length}` })));
       }
-      extra.push(h('div', { class: 'tw-info-list' }, `${tx('weapons')}：`, st.weapons.length ? st.weapons.map((w) => h('span', { class: `tw-mini suit-${suitOf(w)}`, text: w.label })) : tx('none')));
-      extra.push(h('div', { class: 'tw-info-list' }, `${tx('frames')}：`, st.frames.length ? st.frames.map((f) => h('span', { class: `tw-mini suit-${suitOf(f)}`, text: f.label })) : tx('none')));
+      extra.push(h('div', { class: 'tw-info-list' }, `${tx('weapons')}${tx('colon')}`, st.weapons.length ? st.weapons.map((w) => h('span', { class: `tw-mini suit-${suitOf(w)}`, text: w.label })) : tx('none')));
+      extra.push(h('div', { class: 'tw-info-list' }, `${tx('frames')}${tx('colon')}`, st.frames.length ? st.frames.map((f) => h('span', { class: `tw-mini suit-${suitOf(f)}`, text: f.label })) : tx('none')));
       if (!st.unit) {
         const [face, main] = hiddenFacts(where);
         main.append(...extra.slice(1));
@@ -482,12 +482,12 @@ function renderStartOptions(box, ctx) {
     buildSelects(box, ctx, keep, () => renderStartOptions(box, ctx)),
     h('details', { class: 'tw-switches' },
       h('summary', { text: tx('switches') }),
-      width ? h('label', { class: 'tw-switch' }, h('span', { text: `${tx('grid_width')} — ${width.text}` }),
+      width ? h('label', { class: 'tw-switch' }, h('span', { text: `${width.name} — ${width.text}` }),
         h('select', { name: 'gridWidth', id: 'tw-width' },
           [5, 3].map((n) => h('option', { value: String(n), text: String(n), selected: String(value('gridWidth')) === String(n) })))) : null,
       other.map((s) => h('label', { class: 'tw-switch check' },
         h('input', { type: 'checkbox', name: s.key, checked: !!value(s.key) }),
-        h('span', { text: `${s.key} — ${s.text}` })))));
+        h('span', { text: `${s.name} — ${s.text}` })))));
   if (!box.dataset.builds) {
     box.dataset.builds = '1';
     box.addEventListener('change', () => refreshBuildSelects(box));
@@ -562,8 +562,8 @@ export const game = {
   id: 'twgp',
   t: tw,
   brand: 'TWGP',
-  logoSub: 'トランプ版',
-  title: 'TWGP トランプ版 — Kessen',
+  get logoSub() { return tw('logo_sub'); },
+  get title() { return `${tw('title')} — Kessen`; },
   optionsBox: 'twgp-options',
   boardClass: 'rs-twgp',
   ensureCatalog,

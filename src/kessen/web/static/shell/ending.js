@@ -74,6 +74,19 @@ export function endedBanner(v) {
   return { cls: `over ${words.mood}`, text: `${t('end_over')} — ${words.title}`, sub: words.line };
 }
 
+/** The results panel's line for the game a match ended in off the board (`label` names the
+ *  game, e.g. 「ゲーム」 or 「第2ゲーム」), or null while the match goes on. */
+export function endedResult(v, label) {
+  const end = endedOf(v);
+  if (!end || !end.off_board || S.replay) return null;
+  const words = endedWords(end);
+  const cls = words.mood === 'win' ? 'mine' : words.mood === 'lose' ? 'theirs' : `p${end.winner + 1}`;
+  return h('li', { class: `result ended ${cls}`, dataset: { reason: end.reason } },
+    h('span', { class: 'r-game', text: label }),
+    h('span', { class: 'r-win', text: words.title }),
+    h('span', { class: 'r-why muted', text: words.line }));
+}
+
 /** The operation panel of a match that ended off the board: what happened and a button that
  *  shows the result again. True when it applied (the game draws its own panel otherwise). */
 export function renderEndedOps(body, v) {

@@ -347,7 +347,7 @@ export function updatePanel() {
   }
   const moveEl = $('#rp-move');
   moveEl.textContent = move;
-  moveEl.title = data && data.action ? data.action : '';
+  moveEl.title = move; // the whole move when the line is cut short (never the raw action)
   $('#rp-prev').disabled = at <= 0;
   $('#rp-prev-turn').disabled = at <= 0;
   $('#rp-next').disabled = at >= R.steps;

@@ -44,6 +44,7 @@ export function applyRuleset() {
 
 export function applyStaticTexts() {
   for (const e of $$('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  for (const e of $$('[data-i18n-aria]')) e.setAttribute('aria-label', t(e.dataset.i18nAria));
   $('#log-head').title = t('log_title');
   $('#hist-head').title = t('history_title');
   $('#why-head').title = t('why_title');
