@@ -24,6 +24,7 @@ from kessen.games.kobo.decks import deck_to_json, starter_decks
 from kessen.server.run import running
 from kessen.store import MatchStore
 from tests.web.driver import (
+    _READY,
     AFTER_NEXT_FRAMES,
     pending,
     pick,
@@ -164,16 +165,6 @@ def _card_info(page: Any, seen: Findings, done: set[str]) -> None:
         page.locator(f'[data-words-ref="{i}"]').first.dispatch_event("click")
         page.evaluate(AFTER_NEXT_FRAMES)
         seen.check(page, "CARD INFORMATION")
-
-
-_READY = """() => {
-  const o = document.querySelector('#overlay');
-  if (o && !o.hidden) return 'overlay:' + (o.dataset.kind || '');
-  if (document.querySelector('#ops .confirm')) return 'confirm';
-  if (document.body.dataset.myTurn === '1'
-      && document.querySelector('#ops button.act:not([disabled])')) return 'act';
-  return false;
-}"""
 
 
 def _play(page: Any, ruleset: str, seen: Findings) -> None:
