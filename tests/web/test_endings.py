@@ -105,3 +105,26 @@ def test_leaving_through_new_match_abandons_the_match(context: Any, tmp_path: Pa
         rows = httpx.get(f"{url}/api/matches", timeout=30).json()["matches"]
         assert [(r["id"], r["state"]) for r in rows] == [(match, "abandoned")]
         page.close()
+
+
+def test_resigning_from_the_phone_menu_keeps_the_question_in_sight(
+    browser: Any, server: str
+) -> None:
+    """On a phone 投了 is in the menu: its first press asks (the menu stays open, showing the
+    question), the second resigns."""
+    from tests.web.driver import SIZES
+
+    ctx = browser.new_context(**SIZES["phone"], locale="ja-JP")
+    page = ctx.new_page()
+    try:
+        page.goto(server)
+        start(page, "kobo")
+        page.tap("#btn-menu")
+        page.tap("#btn-resign")
+        assert page.is_visible("#btn-resign"), "the menu closed over its question"
+        assert page.inner_text("#btn-resign") == "もう一度押すと投了"
+        page.tap("#btn-resign")
+        page.wait_for_selector("#overlay:not([hidden]) .match-over")
+        assert page.inner_text("#overlay .modal-title") == "あなたの負け"
+    finally:
+        ctx.close()

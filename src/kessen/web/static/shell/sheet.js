@@ -119,11 +119,13 @@ export function bindSheet() {
   window.addEventListener('resize', measureSoon);
 
   $('#btn-menu').addEventListener('click', () => setMenu(!document.body.classList.contains('menu-open')));
-  // A tool used from the menu closes it; not the settings (they open their own menu) nor
-  // 新しい対戦, whose first press during a match only asks to be pressed again.
+  // A tool used from the menu closes it; not the settings (they open their own menu) nor a
+  // tool its press has just armed (新しい対戦 during a match, 投了): it asks to be pressed
+  // again, so it stays in sight. (The tool's own handler has run: it is armed now or not.)
   $('#topbar-tools').addEventListener('click', (ev) => {
     const tool = ev.target.closest('button');
-    if (tool && !['btn-settings', 'btn-quit'].includes(tool.id) && !tool.closest('#settings-menu')) setMenu(false);
+    if (!tool || tool.id === 'btn-settings' || tool.closest('#settings-menu')) return;
+    if (!tool.classList.contains('armed')) setMenu(false);
   });
   measureSoon();
 }
