@@ -59,3 +59,25 @@ def http_catalog_icons() -> list[str]:
         catalog = http.get("/api/catalog/kobo", params={"lang": "en"}).json()
     assert all(card["icon"] in catalog["icons"] for card in catalog["cards"].values())
     return list(catalog["icons"])
+
+
+def test_a_japanese_paragraph_wrapped_in_its_source_shows_no_stray_spaces() -> None:
+    """A line break inside a paragraph shows as a space; between Japanese characters there is
+    none (「定めた ルール」 was seen), while English keeps its spaces."""
+    import re
+    import unicodedata
+
+    from kessen.server.content_api import render_rules, rules_page
+
+    html, _ = render_rules("定めた\nルールです。\n\nWrapped\nEnglish.")
+    assert "定めたルールです。" in html and "Wrapped\nEnglish." in html
+
+    def wide(c: str) -> bool:
+        return unicodedata.east_asian_width(c) in ("W", "F")
+
+    for ruleset in ("kobo", "twgp", "maken"):
+        page = rules_page(ruleset, "ja")
+        paragraphs = re.findall(r"<p>(.*?)</p>", str(page["html"]), flags=re.S)
+        text = "\n\n".join(re.sub(r"<[^>]+>", "", p) for p in paragraphs)
+        gaps = [m.group(0) for m in re.finditer(r"(.)\n(.)", text) if wide(m[1]) and wide(m[2])]
+        assert not gaps, (ruleset, gaps[:5])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -38,6 +39,7 @@ def render_rules(markdown: str) -> tuple[str, list[Json]]:
     """The document as HTML with heading ids, and its table of contents (levels 1–3)."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
     tokens = md.parse(markdown)
+    _join_cjk_lines(tokens)
     toc: list[Json] = []
     used: set[str] = set()
     for index, token in enumerate(tokens):
@@ -53,6 +55,30 @@ def render_rules(markdown: str) -> tuple[str, list[Json]]:
         if level <= 3:
             toc.append({"id": anchor, "level": level, "title": title})
     return md.renderer.render(tokens, md.options, {}), toc
+
+
+def _wide(char: str) -> bool:
+    """Whether ``char`` is written without spaces around it (kana, kanji, full-width forms).
+
+    >>> _wide("あ"), _wide("漢"), _wide("。"), _wide("a"), _wide(" ")
+    (True, True, True, False, False)
+    """
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _join_cjk_lines(tokens: Sequence[Token]) -> None:
+    """Drop the soft line breaks of a paragraph that fall next to Japanese text: a browser
+    shows a line break in HTML as a space, which Japanese does not put between words
+    (「定めた ルール」). Between Latin words the break stays (it is their space)."""
+    for token in tokens:
+        children = token.children or []
+        for at, child in enumerate(children):
+            if child.type != "softbreak" or at == 0 or at + 1 == len(children):
+                continue
+            before = next((c.content for c in reversed(children[:at]) if c.content), "")
+            after = next((c.content for c in children[at + 1 :] if c.content), "")
+            if (before and _wide(before[-1])) or (after and _wide(after[0])):
+                child.type, child.content = "text", ""
 
 
 def _inline_text(tokens: Sequence[Token]) -> str:
