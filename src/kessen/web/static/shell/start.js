@@ -68,7 +68,12 @@ export function renderStart() {
   comSel.value = curCom;
   comSel.onchange = () => { comSel.dataset.picked = '1'; };
   const paceSel = $('#pace');
-  paceSel.options[0].textContent = `${t('pace_default')} (${S.meta.pace} s)`;
+  // Seconds in the page's language (「0.5秒」, "0.5 s"), the server's own default first.
+  for (const o of paceSel.options) {
+    const seconds = o.value === '' ? S.meta.pace : Number(o.value);
+    const amount = t('seconds', { n: seconds });
+    o.textContent = o.value === '' ? t('pace_default_n', { amount }) : amount;
+  }
   game.renderStartOptions($(`#${game.optionsBox}`), startContext(game));
 }
 
