@@ -386,6 +386,12 @@ def test_a_seat_that_leaves_for_good_abandons_and_everyone_sees_the_end(
             with person(browser, server, link) as watcher:
                 wait_view(watcher, "v.session.you === null")
                 wait_view(host, "v.session.table.present[1]")
+                # The table bar is a strip above the table, never over the board.
+                over = host.evaluate(
+                    "document.querySelector('#friend-bar').getBoundingClientRect().bottom"
+                    " - document.querySelector('#table').getBoundingClientRect().top"
+                )
+                assert over <= 1, f"the table bar covers {over:.0f} px of the table"
                 [session] = [s for s in app.state.hub.sessions.values() if s.table]
                 session.table.grace = 2.0  # the test's patience, not the player's 60 s
                 guest.close()
