@@ -16,8 +16,8 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from kessen.engine.contract import Json, Outcome, RulesError
-from kessen.server.session import SPECTATOR, Session, SessionError
 from kessen.server.limits import GRACE
+from kessen.server.session import SPECTATOR, Session, SessionError
 from kessen.server.table import ABANDON, RESIGN, TIMEOUT
 from kessen.store.records import MatchStore, StoreError
 from tests.test_adversarial_server import serving, ws_url
