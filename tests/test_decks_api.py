@@ -1,10 +1,10 @@
 """The deck builder's API: live checks from the engine's deck rules, saved decks that survive a
-restart, deck files in and out, and no invalid deck in a game."""
+restart (kept in an SQLite store and in a PostgreSQL one), deck files in and out, and no
+invalid deck in a game."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,12 +32,12 @@ def short_deck() -> dict[str, Any]:
 
 
 @pytest.fixture
-def store_path(tmp_path: Path) -> Path:
-    return tmp_path / "store.sqlite3"
+def store_path(store_target: str) -> str:
+    return store_target
 
 
 @pytest.fixture
-def http(store_path: Path) -> Iterator[TestClient]:
+def http(store_path: str) -> Iterator[TestClient]:
     with MatchStore(store_path) as store, TestClient(create_app(0.0, store), base_url=BASE) as c:
         yield c
 
@@ -94,7 +94,7 @@ def test_save_rename_copy_delete(http: TestClient) -> None:
     assert too_long.status_code == 422
 
 
-def test_a_saved_deck_survives_a_server_restart(store_path: Path) -> None:
+def test_a_saved_deck_survives_a_server_restart(store_path: str) -> None:
     with MatchStore(store_path) as store, TestClient(create_app(0.0, store), base_url=BASE) as c:
         c.post("/api/decks/kobo", json={"name": "Kept", "deck": starter("fortress")})
     with MatchStore(store_path) as store, TestClient(create_app(0.0, store), base_url=BASE) as c:

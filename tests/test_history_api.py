@@ -1,6 +1,7 @@
 """The match history API over a real server and a temporary store: listing and filtering,
 per-step views equal to the replayed states' views, hidden cards kept hidden before the end,
-and continuing a recorded match as a new branch game against COM."""
+and continuing a recorded match as a new branch game against COM; on an SQLite store and on a
+PostgreSQL one."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from kessen.engine.contract import GameState, Json
 from kessen.engine.replay import Replay
 from kessen.server.run import running
 from kessen.store.records import MatchStore, NewMatch
+from tests.conftest import BACKENDS, new_store_target
 
 DAY = 86_400.0
 OPEN_TOKEN = "token-of-the-open-match"
@@ -77,9 +79,12 @@ def add(
     )
 
 
-@pytest.fixture(scope="module")
-def fx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fixture]:
-    store = MatchStore(tmp_path_factory.mktemp("history") / "matches.sqlite3")
+@pytest.fixture(scope="module", params=BACKENDS)
+def fx(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Fixture]:
+    target = new_store_target(request.param, request, tmp_path_factory.mktemp("history"))
+    store = MatchStore(target)
     human = {"0": "human", "1": "heuristic"}
     replay, state = play(["fortress", "swarm"], 5)
     won = add(store, replay, state, human, "server", T0)

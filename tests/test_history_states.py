@@ -2,7 +2,8 @@
 ``live`` while the server plays it, ``abandoned`` when left unfinished for good (or finished
 as abandoned), ``finished`` otherwise; the ``state`` filter lists each; deleting one or many
 removes the records for good, refuses a match being played and unknown ids, and is answered
-only to the server's own machine when it serves the network."""
+only to the server's own machine when it serves the network. The store is an SQLite file and a
+PostgreSQL database in turn (``store_target``)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from tests.test_history_api import add, play
 
 
 @pytest.fixture()
-def served(tmp_path: Path) -> Iterator[tuple[str, MatchStore, dict[str, int]]]:
-    store = MatchStore(tmp_path / "matches.sqlite3")
+def served(store_target: str) -> Iterator[tuple[str, MatchStore, dict[str, int]]]:
+    store = MatchStore(store_target)
     human = {"0": "human", "1": "heuristic"}
     replay, state = play(["fortress", "swarm"], 5)
     ids = {"won": add(store, replay, state, human, "server", 1.0e9)}
@@ -83,8 +84,8 @@ def test_delete_one_and_many_for_good(served: tuple[str, MatchStore, dict[str, i
         assert bad.status_code == 422, (body, bad.text)
 
 
-def test_the_store_lists_states_and_deletes_all_or_none(tmp_path: Path) -> None:
-    with MatchStore(tmp_path / "m.sqlite3") as store:
+def test_the_store_lists_states_and_deletes_all_or_none(store_target: str) -> None:
+    with MatchStore(store_target) as store:
         replay, state = play(["fortress", "swarm"], 5, steps=10)
         a = add(store, replay, state, {"0": "human", "1": "heuristic"}, "server", 1.0e9)
         b = add(store, replay, state, {"0": "human", "1": "heuristic"}, "server", 1.0e9 + 1)

@@ -20,9 +20,9 @@ ARGS = ["sim", "--decks", "swarm,tempo", "--players", "random", "-n", "6", "--wo
 
 
 def test_sim_runs_reports_and_resumes_after_an_interrupt(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store_target: str
 ) -> None:
-    db = str(tmp_path / "s.sqlite3")
+    db = store_target  # an SQLite file, then a PostgreSQL store
     out = tmp_path / "rep"
     args = [*ARGS, "--db", db, "--run", "t1", "--report", str(out), "--quiet"]
     real = tournament.play_batch

@@ -6,9 +6,10 @@ It reports every committed step on stdout. The parent kills it with SIGKILL
 - while a chain prompt is pending (the child waits there), and
 - at an arbitrary moment while it writes as fast as it can (likely inside a transaction).
 
-The store file must pass SQLite's integrity check, list the match as unfinished, hold every
-step the child reported, verify on replay, and resume to the very end the uninterrupted match
-reaches (the COM players are seeded by game seed and prompt id, like server sessions).
+The store must pass its integrity check (SQLite's; PostgreSQL keeps its own pages), list the
+match as unfinished, hold every step the child reported, verify on replay, and resume to the
+very end the uninterrupted match reaches (the COM players are seeded by game seed and prompt
+id, like server sessions). Both run on an SQLite file and on a PostgreSQL store.
 """
 
 from __future__ import annotations
@@ -55,12 +56,12 @@ print("done", flush=True)
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
 
 
-def _run_and_kill(path: Path, mode: str, kill_after_steps: int) -> tuple[int, int, str]:
+def _run_and_kill(path: str, mode: str, kill_after_steps: int) -> tuple[int, int, str]:
     """Start the child, kill it with SIGKILL; return (match id, last reported step, prompt)."""
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{root / 'src'}"}
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(path), str(SEED), mode],
+        [sys.executable, "-c", CHILD, path, str(SEED), mode],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
@@ -92,7 +93,7 @@ def _run_and_kill(path: Path, mode: str, kill_after_steps: int) -> tuple[int, in
     return match_id, last, prompt
 
 
-def _resume_and_finish(path: Path, match_id: int) -> tuple[list[str], str]:
+def _resume_and_finish(path: str, match_id: int) -> tuple[list[str], str]:
     with MatchStore(path) as store:
         assert [m.id for m in store.unfinished(source="server")] == [match_id]
         recorder, state = Recorder.resume(store, match_id)  # verifies every stored hash
@@ -105,14 +106,16 @@ def _resume_and_finish(path: Path, match_id: int) -> tuple[list[str], str]:
         return store.load_replay(match_id).actions, state.state_hash()
 
 
-def _integrity_ok(path: Path) -> None:
+def _integrity_ok(path: str) -> None:
+    if path.startswith("postgresql://"):
+        return
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
 
 
-def test_killed_while_a_chain_is_pending_resumes_with_nothing_lost(tmp_path: Path) -> None:
-    path = tmp_path / "crash.sqlite3"
+def test_killed_while_a_chain_is_pending_resumes_with_nothing_lost(store_target: str) -> None:
+    path = store_target
     match_id, last, prompt = _run_and_kill(path, "chain", 0)
     assert prompt == "chain"
     _integrity_ok(path)
@@ -126,8 +129,8 @@ def test_killed_while_a_chain_is_pending_resumes_with_nothing_lost(tmp_path: Pat
     assert final_hash == final.state_hash()
 
 
-def test_killed_at_any_moment_loses_at_most_the_action_in_flight(tmp_path: Path) -> None:
-    path = tmp_path / "race.sqlite3"
+def test_killed_at_any_moment_loses_at_most_the_action_in_flight(store_target: str) -> None:
+    path = store_target
     match_id, last, _ = _run_and_kill(path, "race", 45)
     _integrity_ok(path)
     with MatchStore(path) as store:

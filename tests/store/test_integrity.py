@@ -1,10 +1,10 @@
-"""A record replayed after a card's Lv changed reports where it diverges and which card."""
+"""A record replayed after a card's Lv changed reports where it diverges and which card (the
+record kept on either database)."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +18,8 @@ SEED = 31
 
 
 @pytest.fixture
-def recorded(tmp_path: Path) -> tuple[MatchStore, int, list[list[dict[str, object]]]]:
-    store = MatchStore(tmp_path / "i.sqlite3")
+def recorded(store_target: str) -> tuple[MatchStore, int, list[list[dict[str, object]]]]:
+    store = MatchStore(store_target)
     match_id, _, events = play_recorded(store, SEED)
     return store, match_id, events
 

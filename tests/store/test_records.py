@@ -1,4 +1,8 @@
-"""The match store API: every field round-trips, filters, errors, branches, undo, paths."""
+"""The match store API: every field round-trips, filters, errors, branches, undo, paths.
+
+The store-level tests run on both databases (``store_target``: an SQLite file and a schema of a
+real PostgreSQL server); the file-level ones (paths, pragmas) on SQLite.
+"""
 
 from __future__ import annotations
 
@@ -16,8 +20,8 @@ from tests.store.helpers import com_action, config, play_plain, play_recorded
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> MatchStore:
-    with MatchStore(tmp_path / "m.sqlite3") as s:
+def store(store_target: str) -> MatchStore:
+    with MatchStore(store_target) as s:
         yield s  # type: ignore[misc]
 
 

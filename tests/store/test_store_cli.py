@@ -1,4 +1,5 @@
-"""``kessen store ...`` through typer's test runner (mounted as the lead will mount it)."""
+"""``kessen store ...`` through typer's test runner (mounted as the lead will mount it), with
+``--db`` naming an SQLite file or a PostgreSQL URL."""
 
 from __future__ import annotations
 
@@ -27,16 +28,15 @@ def _ok(*args: str) -> str:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> tuple[str, int]:
-    path = tmp_path / "cli.sqlite3"
-    with MatchStore(path) as store:
+def db(store_target: str) -> tuple[str, int]:
+    with MatchStore(store_target) as store:
         match_id, _, _ = play_recorded(store, 5)
-    return str(path), match_id
+    return store_target, match_id
 
 
 def test_list_show_export_import_html_check_branch(db: tuple[str, int], tmp_path: Path) -> None:
     path, match_id = db
-    assert path in _ok("store", "path", "--db", path)
+    assert _ok("store", "path", "--db", path).strip() == path
     listing = _ok("store", "list", "--db", path, "--deck", "swarm", "--finished", "--json")
     assert json.loads(listing.splitlines()[0])["id"] == match_id
     table = _ok("store", "list", "--db", path)
@@ -63,6 +63,8 @@ def test_errors_are_one_line(db: tuple[str, int], monkeypatch: pytest.MonkeyPatc
         ["store", "list", "--db", path, "--result", "2"],
         ["store", "list", "--db", path, "--since", "yesterday"],
         ["store", "import", "/no/such/file.json", "--db", path],
+        ["store", "list", "--db", "postgresql:/one-slash/kessen"],
+        ["store", "path", "--db", "mysql://host/kessen"],
     ):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)

@@ -276,8 +276,12 @@ def play(
         bool, typer.Option("--no-browser", help="Do not open a browser window.")
     ] = False,
     database: Annotated[
-        Path | None,
-        typer.Option("--db", help="The match store (default: $KESSEN_DB or the user data dir)."),
+        str | None,
+        typer.Option(
+            "--db",
+            help="The match store: an SQLite file, or a PostgreSQL database as "
+            "postgresql://USER@HOST[:PORT]/NAME (default: $KESSEN_DB or the user data dir).",
+        ),
     ] = None,
     no_store: Annotated[
         bool, typer.Option("--no-store", help="Record nothing (no match history, no resume).")

@@ -36,7 +36,7 @@ from rich.text import Text
 
 from kessen.engine.contract import Json, RulesError
 from kessen.engine.replay import ReplayDivergence
-from kessen.store import db, exchange, html_replay
+from kessen.store import backend, db, exchange, html_replay
 from kessen.store.records import NO_RESULT, MatchStore, NewMatch, StoreError
 
 EXIT_INVALID = 1
@@ -47,17 +47,16 @@ R = TypeVar("R")
 
 store_app = typer.Typer(
     help="The match store, with the matches of every game (Kōbō, TWGP トランプ版, Project "
-    "Maken): list, show, export, import, HTML replays, integrity checks.",
+    "Maken), in an SQLite file or a PostgreSQL database: list, show, export, import, HTML "
+    "replays, integrity checks, copy from one database to another.",
     no_args_is_help=True,
 )
 
-DbOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--db",
-        help=f"The store's SQLite file (default: ${db.ENV_VAR} or the user data directory).",
-    ),
-]
+DB_HELP = (
+    "The store: an SQLite file, or a PostgreSQL database as postgresql://USER@HOST[:PORT]/NAME "
+    f"(default: ${db.ENV_VAR} or a file in the user data directory)."
+)
+DbOption = Annotated[str | None, typer.Option("--db", help=DB_HELP)]
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
@@ -69,7 +68,7 @@ def _out() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
-def _open(path: Path | None) -> MatchStore:
+def _open(path: str | None) -> MatchStore:
     try:
         return MatchStore(path)
     except (db.SchemaError, OSError, ValueError) as err:
@@ -127,9 +126,9 @@ def _when(text: str | None, option: str) -> float | None:
 @store_app.command("path")
 @_store_faults
 def store_path(database: DbOption = None) -> None:
-    """Print the path of the store's file (one store keeps the matches of Kōbō, TWGP and
-    Project Maken)."""
-    _out().print(db.resolve_path(database))
+    """Print where the store is: its file, or its PostgreSQL URL without the password (one
+    store keeps the matches of Kōbō, TWGP and Project Maken)."""
+    _out().print(backend.describe(database), markup=False)
 
 
 @store_app.command("list")
@@ -397,6 +396,41 @@ def store_runs(database: DbOption = None) -> None:
                 else datetime.fromtimestamp(run["finished"]).isoformat(timespec="seconds"),
             )
     _out().print(table)
+
+
+@store_app.command("copy")
+@_store_faults
+def store_copy(
+    source: Annotated[
+        str, typer.Argument(metavar="SRC", help="The store to copy: a file or a URL.")
+    ],
+    target: Annotated[
+        str,
+        typer.Argument(metavar="DST", help="A new, empty store to copy into: a file or a URL."),
+    ],
+) -> None:
+    """Copy a whole store (every match of Kōbō, TWGP and Project Maken, every simulation run
+    and saved deck, with their ids) into an empty one: SQLite to PostgreSQL, PostgreSQL to
+    SQLite, or file to file. Every record is verified before the copy is kept (each table's
+    count and content, each match's content hash); one that differs keeps nothing (exit 1)."""
+    from kessen.store.copy import CopyError, copy_store
+
+    err_console = Console(stderr=True)
+    with _open(source) as src, _open(target) as dst:
+        progress = Progress(
+            TextColumn("copying matches"), BarColumn(), MofNCompleteColumn(), console=err_console
+        )
+        task = progress.add_task("copy", total=None)
+        try:
+            with progress:
+                report = copy_store(
+                    src,
+                    dst,
+                    progress=lambda done, total: progress.update(task, completed=done, total=total),
+                )
+        except CopyError as err:
+            _fail(str(err), EXIT_USAGE if err.verified else EXIT_INVALID)
+    _out().print(report.describe(), markup=False)
 
 
 # --------------------------------------------------------------------------------------------

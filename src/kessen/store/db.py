@@ -1,5 +1,8 @@
 """The match store's SQLite file: where it lives, how it is opened, its versioned schema.
 
+(The same schema on PostgreSQL, and its migrations there, are :mod:`kessen.store.postgres`;
+:mod:`kessen.store.backend` chooses between the two.)
+
 The schema carries its version in the one-row table ``schema_version``. :data:`MIGRATIONS` is
 the ordered list of steps from an empty file to the current schema; :func:`migrate` applies the
 missing ones, each in its own transaction together with the version bump, so a file is always
@@ -55,6 +58,11 @@ _HEADER: Final = b"SQLite format 3\x00"
 _TABLES_V1: Final = frozenset({"schema_version", "matches", "actions"})
 _TABLES_V2: Final = _TABLES_V1 | {"blobs", "card_data", "sim_runs", "sim_games"}
 _TABLES_V4: Final = _TABLES_V2 | {"saved_decks"}
+
+
+def expected_tables(version: int) -> frozenset[str]:
+    """The tables a store of schema ``version`` has (on either database)."""
+    return _TABLES_V4 if version >= 4 else _TABLES_V2 if version >= 2 else _TABLES_V1
 
 
 def default_path() -> Path:
@@ -179,8 +187,7 @@ def inspect(path: str, *, deep: bool = False) -> bool:
         )
     if version is None:
         raise damaged(path, "its schema_version table is missing or empty")
-    expected = _TABLES_V4 if version >= 4 else _TABLES_V2 if version >= 2 else _TABLES_V1
-    missing = sorted(expected - tables)
+    missing = sorted(expected_tables(version) - tables)
     if missing:
         names = ", ".join(missing)
         raise damaged(path, f"table{'s' if len(missing) > 1 else ''} {names} missing")

@@ -7,14 +7,16 @@ deck is dealt in the order it lists its cards).
 from __future__ import annotations
 
 import json
-import sqlite3
 import zlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kessen.engine.contract import Json
 from kessen.store import db
+
+if TYPE_CHECKING:
+    from kessen.store.backend import Conn
 
 
 def dumps(value: Any) -> str:
@@ -32,13 +34,13 @@ def dumps_sorted(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def blob(conn: sqlite3.Connection, value: Any) -> str | None:
+def blob(conn: Conn, value: Any) -> str | None:
     """Keep ``value`` (JSON) once in ``blobs``; return its key (``None`` for ``None``)."""
     if value is None:
         return None
     text = dumps(value)
     key = db.blob_key(text)
-    conn.execute("INSERT OR IGNORE INTO blobs (hash, data) VALUES (?, ?)", (key, text))
+    conn.execute("INSERT INTO blobs (hash, data) VALUES (?, ?) ON CONFLICT DO NOTHING", (key, text))
     return key
 
 

@@ -1,10 +1,30 @@
-"""The server's hold on a match store: an exclusive lock file beside the database.
+"""A server's hold on its match store: one server per store, on SQLite and on PostgreSQL.
 
-Two servers on one database would both resume its unfinished matches and fight over them, so
-a server holds ``<database>.lock`` for its whole life (``flock``: the kernel releases it when
-the process dies, even by ``kill -9``, so a stale lock never blocks a restart). The file keeps
-the holder's process id for the message the next server prints. Other commands (``kessen
-sim``, ``kessen store``) share the database freely and take no lock.
+Why a hold: a server resumes every unfinished match of its store when it starts and plays them
+from memory; two servers on one store would both resume the same matches and write actions to
+them from two processes (each refused by the store's step check, the players of one of them
+stuck). So ``kessen play`` holds its store (``MatchStore(..., exclusive=True)``) for its whole
+life, and a second server on the same store is refused, naming the first. Other commands
+(``kessen sim``, ``kessen store``) share a store freely and take no hold.
+
+What the hold is *not*: a lock on the data. Every write is a database transaction (SQLite's
+``BEGIN IMMEDIATE``; PostgreSQL's row and advisory locks, see :mod:`kessen.store.backend`), so
+several processes writing one store at once stay correct on either database; the hold only
+keeps two servers from playing the same matches.
+
+**SQLite** (:class:`StoreLock`): ``<database>.lock``, a file beside the database, locked with
+``flock``. The kernel releases it when the process dies, even by ``kill -9``, so a stale lock
+never blocks a restart; the file keeps the holder's process id for the message the next server
+prints. It only works for processes of one machine, which is all an SQLite file allows anyway.
+
+**PostgreSQL** (:class:`AdvisoryLock`): a session-level advisory lock of the database, keyed by
+the store's schema, held by the server's connection. The database server releases it when that
+session ends: the process exits or is killed (its socket closes), or its machine vanishes (the
+TCP keepalives the store asks for on its session notice within about a minute). It works for
+processes on any machine, and the message names the holder by its connection's
+``application_name`` (``kessen PID@HOST``). Several servers sharing one PostgreSQL store will
+replace this one hold by a lease per match (each server owns the matches it plays); the data
+side needs no change for that, since no process-local lock is assumed for correctness.
 """
 
 from __future__ import annotations
@@ -12,9 +32,12 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING, Final
 
-from kessen.store.db import MEMORY, SchemaError
+from kessen.store.db import APPLICATION_ID, MEMORY, SchemaError
+
+if TYPE_CHECKING:
+    import psycopg
 
 try:
     import fcntl
@@ -32,7 +55,7 @@ def lock_path(database: str) -> Path:
 
 
 class StoreLock:
-    """An exclusive, non-blocking lock on a database, held until :meth:`release`."""
+    """An exclusive, non-blocking lock on an SQLite database, held until :meth:`release`."""
 
     def __init__(self, database: str) -> None:
         self.database = database
@@ -78,3 +101,55 @@ class StoreLock:
     def held(self) -> bool:
         """True while this object holds the lock."""
         return self._file is not None
+
+
+SERVER_CLASS: Final = APPLICATION_ID
+"""The first key of a PostgreSQL server's hold (``pg_try_advisory_lock(int, int)``); the
+second is ``hashtext`` of the store's schema, so stores in two schemas of one database are two
+stores."""
+_HOLDER_SQL: Final = (
+    "SELECT a.application_name, host(a.client_addr) FROM pg_locks l "
+    "JOIN pg_stat_activity a ON a.pid = l.pid "
+    "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 "
+    "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+    "AND l.classid = %s::bigint::oid "
+    "AND l.objid = (hashtext(current_schema())::bigint & 4294967295)::oid "
+    "AND l.pid <> pg_backend_pid()"
+)
+
+
+class AdvisoryLock:
+    """A server's hold on a PostgreSQL store: a session-level advisory lock taken on the
+    store's connection (the session's end releases it; see the module's text)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.held = False
+
+    def acquire(self, conn: psycopg.Connection[tuple[object, ...]]) -> AdvisoryLock:
+        """Take the hold on ``conn``'s session, or raise :class:`StoreLockedError` naming the
+        holder (its ``application_name`` and address, when the database shows them)."""
+        row = conn.execute(
+            "SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))", (SERVER_CLASS,)
+        ).fetchone()
+        if row is not None and row[0]:
+            self.held = True
+            return self
+        holder = conn.execute(_HOLDER_SQL, (SERVER_CLASS,)).fetchone()
+        who = ""
+        if holder is not None and holder[0]:
+            where = f" from {holder[1]}" if holder[1] else ""
+            who = f" ({holder[0]}{where})"
+        raise StoreLockedError(
+            f"{self.label}: another Kessen server{who} is using this match store; stop it "
+            "first, or give this one another database or schema with --db"
+        )
+
+    def release(self, conn: psycopg.Connection[tuple[object, ...]] | None) -> None:
+        """Let the hold go (closing the connection does too)."""
+        if self.held and conn is not None and not conn.closed:
+            with contextlib.suppress(Exception):
+                conn.execute(
+                    "SELECT pg_advisory_unlock(%s, hashtext(current_schema()))", (SERVER_CLASS,)
+                )
+        self.held = False

@@ -1,7 +1,9 @@
-"""The match store's queries: :class:`MatchStore`, one SQLite file holding every match.
+"""The match store's queries: :class:`MatchStore`, every match in one database.
 
-Each :meth:`MatchStore.append_action` is one committed transaction (WAL mode), so a process
-killed at any moment loses at most the action it was writing and never corrupts the file;
+The database is an SQLite file (the default) or a PostgreSQL database (a ``postgresql://``
+URL); the queries are the same on both (:mod:`kessen.store.backend`). Each
+:meth:`MatchStore.append_action` is one committed transaction, so a process killed at any
+moment loses at most the action it was writing and never corrupts the store;
 :meth:`MatchStore.unfinished` then lists the matches to resume and :meth:`MatchStore.resume`
 rebuilds their live state, verifying every recorded hash on the way.
 """
@@ -10,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -22,6 +23,7 @@ from kessen.engine import registry
 from kessen.engine.contract import GameState, Json, Outcome
 from kessen.engine.replay import Replay, ReplayDivergence
 from kessen.store import db
+from kessen.store.backend import Backend, Conn, open_backend
 from kessen.store.encoding import (
     blob,
     dumps,
@@ -32,7 +34,6 @@ from kessen.store.encoding import (
     unpack,
 )
 from kessen.store.integrity import Divergence, card_facts, diagnose, events_digest
-from kessen.store.lock import StoreLock
 from kessen.store.model import (
     NO_RESULT,
     STATES,
@@ -41,27 +42,9 @@ from kessen.store.model import (
     MatchRecord,
     NewMatch,
     StoreError,
-    StoreFault,
     deck_labels,
 )
 from kessen.store.saved_decks import SavedDecks
-
-
-def _fault(path: str, err: sqlite3.Error) -> StoreFault:
-    text = str(err)
-    lowered = text.lower()
-    if "readonly" in lowered or "read-only" in lowered:
-        return StoreFault(
-            f"{path}: the match store cannot be written ({text}); make the file and its "
-            "directory writable, then restart"
-        )
-    if "locked" in lowered or "busy" in lowered:
-        return StoreFault(
-            f"{path}: the match store is busy ({text}); another program holds it, try again"
-        )
-    if isinstance(err, sqlite3.DatabaseError) and not isinstance(err, sqlite3.IntegrityError):
-        return StoreFault(str(db.damaged(path, text)))
-    return StoreFault(f"{path}: database error: {text}")
 
 
 def _named_divergence(record: MatchRecord, err: ReplayDivergence) -> ReplayDivergence:
@@ -101,13 +84,16 @@ def _info(row: Sequence[Any]) -> MatchInfo:
 
 
 class MatchStore:
-    """The match store: one SQLite file (WAL), safe to share between threads and processes.
+    """The match store: one SQLite file (WAL) or one PostgreSQL database, safe to share
+    between threads and processes.
 
-    ``path`` defaults to ``$KESSEN_DB`` or ``matches.sqlite3`` in the user's data directory;
-    ``":memory:"`` keeps everything in memory. Opening a file upgrades its schema; a file that
-    is not a Kessen store, is damaged (``verify`` reads every page) or cannot be written is
-    refused before a byte of it changes (:func:`kessen.store.db.inspect`). ``exclusive`` (a
-    server) also holds ``<path>.lock`` until :meth:`close` (:mod:`kessen.store.lock`).
+    ``path`` is a file, ``":memory:"`` (everything in memory) or a ``postgresql://`` URL; it
+    defaults to ``$KESSEN_DB`` or ``matches.sqlite3`` in the user's data directory. Opening a
+    store upgrades its schema; one that is not a Kessen store, is damaged (``verify`` reads
+    every page of a file) or cannot be written is refused before a byte of it changes
+    (:func:`kessen.store.db.inspect`, :mod:`kessen.store.postgres`). ``exclusive`` (a server)
+    also holds the store until :meth:`close` (:mod:`kessen.store.lock`). :attr:`path` names
+    the store in messages: the file's path, or the URL without its password.
     """
 
     def __init__(
@@ -118,39 +104,33 @@ class MatchStore:
         verify: bool = False,
         exclusive: bool = False,
     ) -> None:
-        self.path = db.resolve_path(path)
         self.synchronous = synchronous
-        # Before any write (even the switch to WAL mode): refuse a file that is not a Kessen
-        # store, a damaged one (``verify``: read every page) or one that cannot be written.
-        db.inspect(self.path, deep=verify)
-        self._hold = StoreLock(self.path)
-        if exclusive:  # a server: one per database (see kessen.store.lock)
-            self._hold.acquire()
+        self._db: Backend = open_backend(
+            path, synchronous=synchronous, verify=verify, exclusive=exclusive
+        )
+        self.path = self._db.label
+        # One connection shared by this process's threads; correctness between processes
+        # rests on the database's transactions (kessen.store.backend), never on this lock.
         self._lock = threading.RLock()
         self._cards_known: set[tuple[str, str]] = set()
-        try:
-            try:
-                self._conn = db.connect(self.path, synchronous)
-            except sqlite3.Error as err:
-                raise _fault(self.path, err) from None
-            try:
-                with self._guard():
-                    db.migrate(self._conn)
-            except BaseException:
-                self._conn.close()
-                raise
-        except BaseException:
-            self._hold.release()
-            raise
 
     # --- plumbing -----------------------------------------------------------------------
 
     def close(self) -> None:
         """Close the connection (pending work is already committed) and let go of the
-        server's lock if this store held it."""
+        server's hold if this store had it."""
         with self._lock:
-            self._conn.close()
-        self._hold.release()
+            self._db.close()
+
+    @property
+    def database(self) -> Backend:
+        """The database under the store (:class:`~kessen.store.backend.Backend`): its kind
+        (``sqlite`` or ``postgresql``), connection and transactions."""
+        return self._db
+
+    @property
+    def _conn(self) -> Conn:
+        return self._db.conn
 
     def __enter__(self) -> MatchStore:
         return self
@@ -160,25 +140,19 @@ class MatchStore:
 
     @contextlib.contextmanager
     def _guard(self) -> Iterator[None]:
-        """Hold the lock; turn an SQLite failure into a :class:`StoreFault` naming the file."""
+        """Hold the lock; turn a database failure into a :class:`StoreFault` naming the store."""
         with self._lock:
             try:
+                self._db.ensure()
                 yield
-            except sqlite3.Error as err:
-                raise _fault(self.path, err) from None
+            except self._db.errors as err:
+                raise self._db.fault(err) from None
 
     @contextlib.contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (``BEGIN IMMEDIATE``), committed on success."""
-        with self._guard():
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+    def _tx(self) -> Iterator[Conn]:
+        """One write transaction, committed on success (SQLite: ``BEGIN IMMEDIATE``)."""
+        with self._guard(), self._db.transaction() as conn:
+            yield conn
 
     def saved_decks(self) -> SavedDecks:
         """The player's saved decks, kept in this store."""
@@ -190,25 +164,27 @@ class MatchStore:
 
     @property
     def schema_version(self) -> int:
-        """The schema version of the open file."""
+        """The schema version of the open store."""
         with self._guard():
-            return db.current_version(self._conn)
+            return self._db.version()
 
     # --- card snapshots -----------------------------------------------------------------
 
     def _snapshot_cards(
-        self, conn: sqlite3.Connection, ruleset: str, data_hash: str, cards: Mapping[str, Json]
+        self, conn: Conn, ruleset: str, data_hash: str, cards: Mapping[str, Json]
     ) -> None:
         """Keep ``cards`` as the definitions of ``data_hash`` (merged into what is there)."""
-        row = conn.execute(
-            "SELECT cards FROM card_data WHERE ruleset = ? AND data_hash = ?", (ruleset, data_hash)
-        ).fetchone()
-        if row is None:
-            conn.execute(
-                "INSERT INTO card_data (ruleset, data_hash, cards) VALUES (?, ?, ?)",
-                (ruleset, data_hash, dumps(dict(cards))),
-            )
+        added = conn.execute(
+            "INSERT INTO card_data (ruleset, data_hash, cards) VALUES (?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
+            (ruleset, data_hash, dumps(dict(cards))),
+        ).rowcount
+        if added == 1:
             return
+        row = conn.execute(
+            "SELECT cards FROM card_data WHERE ruleset = ? AND data_hash = ?" + self._db.for_update,
+            (ruleset, data_hash),
+        ).fetchone()
         existing = json.loads(row[0])
         merged = {**cards, **existing}
         if merged != existing:
@@ -217,7 +193,7 @@ class MatchStore:
                 (dumps(merged), ruleset, data_hash),
             )
 
-    def _ensure_cards(self, conn: sqlite3.Connection, ruleset: str, data_hash: str) -> None:
+    def _ensure_cards(self, conn: Conn, ruleset: str, data_hash: str) -> None:
         """Snapshot the current cards of ``ruleset`` once per process and data hash."""
         key = (ruleset, data_hash)
         if key in self._cards_known:
@@ -262,7 +238,7 @@ class MatchStore:
         deck0, deck1 = deck_labels(config)
         with self._tx() as conn:
             self._ensure_cards(conn, ruleset, rules.data_hash)
-            cursor = conn.execute(
+            match_id = conn.insert(
                 "INSERT INTO matches (ruleset, config, seed, engine_version, data_hash, deck0, "
                 "deck1, decks, players, source, hash0, events0, created, parent_id, parent_step, "
                 "meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -285,8 +261,6 @@ class MatchStore:
                     dumps(meta or {}),
                 ),
             )
-            match_id = cursor.lastrowid
-        assert match_id is not None
         return match_id
 
     def append_action(
@@ -304,25 +278,30 @@ class MatchStore:
         is a no-op (a client retrying after a crash), any other mismatch raises
         :class:`StoreError`.
         """
-        with self._guard():
-            cursor = self._conn.execute(
+        with self._tx() as conn:
+            if self._db.for_update:  # PostgreSQL: one writer per match (SQLite: per file)
+                conn.execute(
+                    "SELECT id FROM matches WHERE id = ?" + self._db.for_update, (match_id,)
+                )
+            cursor = conn.execute(
                 "INSERT INTO actions (match_id, step, action, state_hash, events) "
-                "SELECT ?1, ?2, ?3, ?4, ?5 "
-                "WHERE ?2 = 1 + COALESCE((SELECT MAX(step) FROM actions WHERE match_id = ?1), 0) "
-                "AND EXISTS (SELECT 1 FROM matches WHERE id = ?1 AND finished IS NULL)",
-                (match_id, step, action_text, state_hash, events),
+                "SELECT CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), "
+                "CAST(? AS BIGINT) "
+                "WHERE ? = 1 + COALESCE((SELECT MAX(step) FROM actions WHERE match_id = ?), 0) "
+                "AND EXISTS (SELECT 1 FROM matches WHERE id = ? AND finished IS NULL)",
+                (match_id, step, action_text, state_hash, events, step, match_id, match_id),
             )
             if cursor.rowcount == 1:
                 return
-            self._refuse_append(match_id, step, action_text)
+            self._refuse_append(conn, match_id, step, action_text)
 
-    def _refuse_append(self, match_id: int, step: int, action_text: str) -> None:
-        stored = self._conn.execute(
+    def _refuse_append(self, conn: Conn, match_id: int, step: int, action_text: str) -> None:
+        stored = conn.execute(
             "SELECT action FROM actions WHERE match_id = ? AND step = ?", (match_id, step)
         ).fetchone()
         if stored is not None and stored[0] == action_text:
             return
-        row = self._conn.execute(
+        row = conn.execute(
             "SELECT finished, COALESCE((SELECT MAX(step) FROM actions WHERE match_id = ?), 0) "
             "FROM matches WHERE id = ?",
             (match_id, match_id),
@@ -340,7 +319,9 @@ class MatchStore:
     def truncate(self, match_id: int, step: int) -> int:
         """Forget the actions after ``step`` of an unfinished match (undo); return how many."""
         with self._tx() as conn:
-            row = conn.execute("SELECT finished FROM matches WHERE id = ?", (match_id,)).fetchone()
+            row = conn.execute(
+                "SELECT finished FROM matches WHERE id = ?" + self._db.for_update, (match_id,)
+            ).fetchone()
             if row is None:
                 raise StoreError(f"no match {match_id}")
             if row[0] is not None:
@@ -369,7 +350,7 @@ class MatchStore:
 
     # --- writing whole matches ----------------------------------------------------------
 
-    def _insert(self, conn: sqlite3.Connection, new: NewMatch) -> int:
+    def _insert(self, conn: Conn, new: NewMatch) -> int:
         replay = new.replay
         if new.cards is not None:
             self._snapshot_cards(conn, replay.ruleset, replay.data_hash, new.cards)
@@ -379,7 +360,7 @@ class MatchStore:
         finished = new.finished
         if finished is None and new.outcome is not None:
             finished = time.time()
-        cursor = conn.execute(
+        match_id = conn.insert(
             "INSERT INTO matches (ruleset, config, seed, engine_version, data_hash, deck0, deck1, "
             "decks, players, source, hash0, events0, created, finished, winner, reason, results, "
             "parent_id, parent_step, meta) "
@@ -407,8 +388,6 @@ class MatchStore:
                 dumps(new.meta),
             ),
         )
-        match_id = cursor.lastrowid
-        assert match_id is not None
         events = list(new.events)
         conn.executemany(
             "INSERT INTO actions (match_id, step, action, state_hash, events) "
@@ -507,7 +486,9 @@ class MatchStore:
         removed); :class:`StoreError` if there is no such match. No schema change: ``meta`` is
         the JSON column every version has."""
         with self._tx() as conn:
-            row = conn.execute("SELECT meta FROM matches WHERE id = ?", (match_id,)).fetchone()
+            row = conn.execute(
+                "SELECT meta FROM matches WHERE id = ?" + self._db.for_update, (match_id,)
+            ).fetchone()
             if row is None:
                 raise StoreError(f"no match {match_id}")
             meta = {**json.loads(row[0]), **changes}
@@ -549,7 +530,7 @@ class MatchStore:
             if state not in STATES:
                 raise StoreError(f"state: {state!r} is none of {', '.join(STATES)}")
             marks = ",".join("?" * len(live))
-            playing = f"m.id IN ({marks})" if live else "0"
+            playing = f"m.id IN ({marks})" if live else "(1 = 0)"
             if state == "live":
                 where.append(f"m.finished IS NULL AND {playing}")
                 params += list(live)
@@ -587,7 +568,7 @@ class MatchStore:
             where.append("m.source = ?")
             params.append(source)
         if player is not None:
-            where.append("EXISTS (SELECT 1 FROM json_each(m.players) j WHERE j.value = ?)")
+            where.append(self._db.player_match)
             params.append(player)
         sql = f"SELECT {_INFO_COLUMNS} FROM matches m"
         if where:
@@ -597,7 +578,7 @@ class MatchStore:
             sql += " LIMIT ? OFFSET ?"
             params += [limit, offset]
         elif offset:
-            sql += " LIMIT -1 OFFSET ?"
+            sql += f" {self._db.no_limit} OFFSET ?"
             params.append(offset)
         return [_info(row) for row in self._query(sql, params)]
 
@@ -694,6 +675,7 @@ class MatchStore:
         """
         text = dumps(spec)
         with self._tx() as conn:
+            conn.lock(f"sim_run:{name}")  # two processes starting the same run: one creates it
             row = conn.execute("SELECT id, spec FROM sim_runs WHERE name = ?", (name,)).fetchone()
             if row is not None:
                 if row[1] not in (text, dumps_sorted(spec)):  # sorted: older versions
@@ -701,12 +683,10 @@ class MatchStore:
                         f"simulation run {name!r} exists with other settings; pick another name"
                     )
                 return int(row[0])
-            cursor = conn.execute(
+            return conn.insert(
                 "INSERT INTO sim_runs (name, spec, created) VALUES (?, ?, ?)",
                 (name, text, time.time()),
             )
-            assert cursor.lastrowid is not None
-            return cursor.lastrowid
 
     def sim_done(self, run_id: int) -> dict[int, tuple[int | None, Json]]:
         """Game index → (match id, summary) of the games a run has finished."""
@@ -723,8 +703,9 @@ class MatchStore:
         with self._tx() as conn:
             match_id = self._insert(conn, match) if match is not None else None
             conn.execute(
-                "INSERT OR REPLACE INTO sim_games (run_id, game_index, match_id, summary) "
-                "VALUES (?, ?, ?, ?)",
+                "INSERT INTO sim_games (run_id, game_index, match_id, summary) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (run_id, game_index) DO UPDATE SET "
+                "match_id = excluded.match_id, summary = excluded.summary",
                 (run_id, index, match_id, pack(summary)),
             )
             return match_id

@@ -1,4 +1,5 @@
-"""The match store API in one import: every match and game kept, action by action, in SQLite.
+"""The match store API in one import: every match and game kept, action by action, in SQLite
+or PostgreSQL.
 
 >>> store = MatchStore(":memory:")
 >>> from kessen.engine import registry
@@ -16,7 +17,7 @@ The parts live in their own modules:
 
 - :mod:`kessen.store.model`: the record types (:class:`MatchInfo`, :class:`MatchRecord`,
   :class:`NewMatch`, :class:`ActionRow`) and the store's errors;
-- :mod:`kessen.store.match_store`: :class:`MatchStore`, the queries on the SQLite file;
+- :mod:`kessen.store.match_store`: :class:`MatchStore`, the queries (either database);
 - :mod:`kessen.store.recorder`: :class:`Recorder`, a match written while it is played;
 - :mod:`kessen.store.encoding`: how values are written into the columns.
 """

@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kessen.engine.contract import Json
+
+if TYPE_CHECKING:
+    from kessen.store.backend import Conn
 
 MAX_NAME = 60
 """The longest deck name, in characters."""
 MAX_DECKS = 500
 """The most decks one store keeps per ruleset (a bound on what a page can make it write)."""
 
-Transaction = Callable[[], contextlib.AbstractContextManager[sqlite3.Connection]]
+Transaction = Callable[[], contextlib.AbstractContextManager["Conn"]]
 Query = Callable[[str, Sequence[Any]], list[Any]]
 
 
@@ -94,17 +96,17 @@ class SavedDecks:
         name = clean_name(name)
         now = time.time()
         with self._tx() as conn:
+            conn.lock(f"saved_decks:{ruleset}")  # the count and the insert as one step
             (count,) = conn.execute(
                 "SELECT COUNT(*) FROM saved_decks WHERE ruleset = ?", (ruleset,)
             ).fetchone()
             if count >= MAX_DECKS:
                 raise DeckStoreError(f"at most {MAX_DECKS} saved decks; delete one first")
-            cursor = conn.execute(
+            return conn.insert(
                 "INSERT INTO saved_decks (ruleset, name, deck, created, updated) "
                 "VALUES (?, ?, ?, ?, ?)",
                 (ruleset, name, _dumps(deck), now, now),
             )
-            return int(cursor.lastrowid or 0)
 
     def update(self, deck_id: int, *, name: str | None = None, deck: Json | None = None) -> None:
         """Rename and/or replace the list of deck ``deck_id``."""
