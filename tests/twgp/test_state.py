@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from kessen.engine.action import Action
+from kessen.engine.contract import IllegalAction
 from kessen.engine.digest import LogDigest, combined_hash
 from kessen.engine.log import Event
 from kessen.engine.poses import Pose, Stack
@@ -37,6 +39,22 @@ def test_json_round_trip_clone_and_hash() -> None:
         twin.apply(twin.legal_actions()[-1])
         assert twin.state_hash() != s.state_hash()
         assert copy.state_hash() == s.state_hash()
+
+
+def test_the_returned_legal_list_is_the_callers_own() -> None:
+    """Changing the list ``legal_actions()`` returned changes neither the state nor a clone
+    (they share the cached list that ``apply`` checks against)."""
+    s = _midgame()
+    expected = s.legal_actions()
+    s.legal_actions().clear()
+    twin = s.clone()
+    twin.legal_actions().append(Action.of("never"))
+    assert s.legal_actions() == expected and twin.legal_actions() == expected
+    with pytest.raises(IllegalAction):
+        s.apply(Action.of("never"))
+    s.apply(expected[0])
+    twin.apply(expected[0])
+    assert twin.state_hash() == s.state_hash()
 
 
 def test_the_hash_covers_the_log() -> None:

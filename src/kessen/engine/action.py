@@ -48,8 +48,10 @@ class Action(NamedTuple):
         return self.verb + " " + " ".join(str(arg) for arg in self.args)
 
     @staticmethod
-    def parse(text: str) -> Action:
-        """Parse the text form; raise :class:`ActionParseError` naming what is wrong.
+    def parse(text: object) -> Action:
+        """Parse the text form; raise :class:`ActionParseError` naming what is wrong (also for
+        a value that is not text: it comes from outside, so its type is checked here, not
+        assumed).
 
         >>> Action.parse("pick reinforcement-call")
         Action(verb='pick', args=('reinforcement-call',))

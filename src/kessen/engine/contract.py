@@ -13,7 +13,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
 
 from kessen.engine.action import Action
 from kessen.engine.log import Event
@@ -21,6 +21,13 @@ from kessen.engine.log import Event
 Json = dict[str, Any]
 #: A seat number (0, 1, ...) or ``None`` for an observer who sees public information only.
 Viewer = int | None
+
+
+def json_digest(data: Any) -> str:
+    """The digest :meth:`GameState.state_hash` gives a state whose ``to_json()`` is ``data``: a
+    short blake2b of its sorted, compact JSON text."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 class RulesError(ValueError):
@@ -43,16 +50,37 @@ class GameOver(RulesError):
     """An action sent to a game that has ended."""
 
 
-@dataclass(frozen=True, slots=True)
 class Pending:
     """The decision the game waits for: which seat, which prompt (a short kind), and its id.
 
     The id rises with every decision of a game, so an answer to an old prompt is recognized.
+    A value with read-only fields; a plain slotted class rather than a frozen dataclass
+    because every step of every game builds one, and a frozen dataclass costs four times as
+    much to build.
     """
 
-    seat: int
-    prompt: str
-    prompt_id: int
+    __slots__ = ("prompt", "prompt_id", "seat")
+    __match_args__ = ("seat", "prompt", "prompt_id")
+
+    def __init__(self, seat: int, prompt: str, prompt_id: int) -> None:
+        self.seat: Final = seat
+        self.prompt: Final = prompt
+        self.prompt_id: Final = prompt_id
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pending):
+            return NotImplemented
+        return (
+            self.seat == other.seat
+            and self.prompt == other.prompt
+            and self.prompt_id == other.prompt_id
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.prompt, self.prompt_id))
+
+    def __repr__(self) -> str:
+        return f"Pending(seat={self.seat!r}, prompt={self.prompt!r}, prompt_id={self.prompt_id!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +189,7 @@ class GameState(ABC):
 
     def state_hash(self) -> str:
         """A short digest of the whole state, for determinism and replay checks."""
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+        return json_digest(self.to_json())
 
     def answer(self, seat: int, prompt_id: int, action: Action) -> None:
         """Apply ``action`` as ``seat``'s answer to prompt ``prompt_id``, refusing bad answers.

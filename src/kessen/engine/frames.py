@@ -29,10 +29,8 @@ class FrameState(Protocol):
     prompt: Prompt | None
     prompt_id: int
     legal: list[Action] | None
-
-    def legal_actions(self) -> list[Action]:
-        """The cached legal answers (computed through the machine)."""
-        ...
+    """The legal answers to the pending prompt once computed (``None`` until then); never
+    mutated, so copies of a state may share it."""
 
 
 S = TypeVar("S", bound=FrameState)
@@ -85,13 +83,20 @@ class FrameMachine(Generic[S]):
         return self._decisions[frame[0]][0](state, frame)
 
     def apply_action(self, state: S, action: Action) -> None:
-        """Apply a legal ``action`` and advance; an illegal one raises and changes nothing."""
+        """Apply a legal ``action`` and advance; an illegal one raises and changes nothing.
+
+        The check reads the state's cache of legal answers (filled here if the caller did not
+        ask for them): they are computed once per decision, and no copy is made."""
         if state.prompt is None:
             raise IllegalAction("the game is over")
-        if action not in state.legal_actions():
-            raise IllegalAction(f"{action} is not a legal answer to this {state.prompt[1]} prompt")
         frame = state.stack[-1]
-        self._decisions[frame[0]][1](state, frame, action)
+        legal_fn, apply_fn = self._decisions[frame[0]]
+        legal = state.legal
+        if legal is None:
+            legal = state.legal = legal_fn(state, frame)
+        if action not in legal:
+            raise IllegalAction(f"{action} is not a legal answer to this {state.prompt[1]} prompt")
+        apply_fn(state, frame, action)
         state.prompt = None
         state.legal = None
         self.advance(state)

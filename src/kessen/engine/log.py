@@ -6,32 +6,64 @@ show a card that the board hides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 NOBODY = -1
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """One log entry. ``public`` is seen by all; ``private`` only by seat ``private_to``.
 
     ``reveals`` names the seat whose hidden card this event made public (or ``NOBODY``):
     undo may not cross such an event for the other seats.
+
+    An event is a value: its fields are read-only (``Final``) and its parts are never changed
+    after it is written, so copies of a state share their events. It is a plain slotted class
+    rather than a frozen dataclass because the rules write one or two per action and a frozen
+    dataclass costs four times as much to build.
     """
 
-    kind: str
-    public: dict[str, Any] = field(default_factory=dict)
-    private_to: int = NOBODY
-    private: dict[str, Any] | None = None
-    reveals: int = NOBODY
+    __slots__ = ("kind", "private", "private_to", "public", "reveals")
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        kind: str,
+        public: dict[str, Any] | None = None,
+        private_to: int = NOBODY,
+        private: dict[str, Any] | None = None,
+        reveals: int = NOBODY,
+    ) -> None:
+        if public is None:
+            public = {}
         # The private part is laid over the public one for its reader: a shared key would
         # show its owner something else than every other reader sees under the same name.
-        if self.private and not self.public.keys().isdisjoint(self.private):
-            shared = sorted(self.public.keys() & self.private.keys())
-            raise ValueError(f"{self.kind} event: private keys {shared} shadow public ones")
+        if private and not public.keys().isdisjoint(private):
+            shared = sorted(public.keys() & private.keys())
+            raise ValueError(f"{kind} event: private keys {shared} shadow public ones")
+        self.kind: Final = kind
+        self.public: Final = public
+        self.private_to: Final = private_to
+        self.private: Final = private
+        self.reveals: Final = reveals
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (
+            self.kind == other.kind
+            and self.public == other.public
+            and self.private_to == other.private_to
+            and self.private == other.private
+            and self.reveals == other.reveals
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # (its parts are dicts)
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(kind={self.kind!r}, public={self.public!r}, private_to={self.private_to!r}, "
+            f"private={self.private!r}, reveals={self.reveals!r})"
+        )
 
     def visible(self, viewer: int | None, everything: bool = False) -> dict[str, Any]:
         """The entry as ``viewer`` sees it (``everything`` shows the private part too)."""

@@ -43,8 +43,9 @@ def has_candidate(state: KoboState, seat: int, card: int) -> bool:
     start = side_seat(state, seat, cdef) * SLOTS
     row = state.battle[start : start + SLOTS]
     if CHANGE_TARGET in cdef.verbs:
-        return any(c != EMPTY and c != state.target for c in row)
-    return any(c != EMPTY for c in row)
+        target = state.target
+        return any(c != EMPTY and c != target for c in row)
+    return row.count(EMPTY) < SLOTS
 
 
 def lower_base(state: KoboState, card: int, amount: int) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kessen.games.kobo.state import KoboState
+from kessen.games.kobo.state import EMPTY, SLOTS, KoboState
 
 TIE = -1
 
@@ -13,7 +13,8 @@ def _compare(a: int, b: int) -> int:
 
 def check_end(state: KoboState) -> bool:
     """End the game if an end condition holds now; return True if it ended."""
-    alive = [bool(state.characters(0)), bool(state.characters(1))]
+    battle = state.battle
+    alive = [battle[:SLOTS].count(EMPTY) < SLOTS, battle[SLOTS:].count(EMPTY) < SLOTS]
     if not alive[0] and not alive[1]:
         left = [state.remaining_cards(0), state.remaining_cards(1)]
         end_game(state, _compare(*left), "both_wiped", left)

@@ -32,6 +32,7 @@ from kessen.games.kobo.state import (
     RETREAT,
     SLOTS,
     THAND,
+    ZONES,
     Frame,
     KoboState,
 )
@@ -123,17 +124,17 @@ def chain_actions(state: KoboState, seat: int) -> list[Action]:
     """What ``seat`` could do in the open chain of ``state`` if it had priority: play a tactic
     (when a strategy slot is free), flip a face-down trap whose condition holds, or pass."""
     out: list[Action] = []
-    row = state.strategy
     start = seat * SLOTS
-    if EMPTY in row[start : start + SLOTS]:
-        out += [
-            Action.of("play", slug)
-            for slug, card in first_by_name(state, state.zone(seat, THAND)).items()
-            if _activatable(state, seat, card)
-        ]
-    for i in range(SLOTS):
-        card = row[start + i]
-        if card != EMPTY and not state.faceup[card] and _activatable(state, seat, card):
+    row = state.strategy[start : start + SLOTS]
+    if EMPTY in row:
+        hand = state.zones[seat * ZONES + THAND]
+        if hand:
+            for slug, card in first_by_name(state, hand).items():
+                if _activatable(state, seat, card):
+                    out.append(Action.of("play", slug))
+    faceup = state.faceup
+    for i, card in enumerate(row):
+        if card != EMPTY and not faceup[card] and _activatable(state, seat, card):
             out.append(Action.of("trap", i + 1))
     out.append(PASS)
     return out

@@ -20,9 +20,14 @@ def card_rank(slug: str) -> int:
 
 def first_by_name(state: KoboState, cards: list[int]) -> dict[str, int]:
     """Each distinct card name among ``cards`` with its first card there, in pool order."""
+    defs = state.defs
     first: dict[str, int] = {}
     for card in cards:
-        first.setdefault(state.defs[card].slug, card)
+        slug = defs[card].slug
+        if slug not in first:
+            first[slug] = card
+    if len(first) < 2:
+        return first
     rank = _ranks()
     return {slug: first[slug] for slug in sorted(first, key=rank.__getitem__)}
 

@@ -52,24 +52,32 @@ class SurpriseData:
 
     __slots__ = ("kept", "offers", "pending", "stamp", "used", "zones")
 
-    def __init__(self) -> None:
-        self.zones: list[list[tuple[int, int]]] = [[], []]
-        self.stamp = 0
-        self.used = [0, 0]
-        self.offers: list[tuple[int, str]] = []
-        self.pending: list[tuple[int, int]] = []
-        self.kept: list[int] = []
+    def __init__(
+        self,
+        zones: list[list[tuple[int, int]]] | None = None,
+        stamp: int = 0,
+        used: list[int] | None = None,
+        offers: list[tuple[int, str]] | None = None,
+        pending: list[tuple[int, int]] | None = None,
+        kept: list[int] | None = None,
+    ) -> None:
+        self.zones: list[list[tuple[int, int]]] = [[], []] if zones is None else zones
+        self.stamp = stamp
+        self.used = [0, 0] if used is None else used
+        self.offers: list[tuple[int, str]] = [] if offers is None else offers
+        self.pending: list[tuple[int, int]] = [] if pending is None else pending
+        self.kept: list[int] = [] if kept is None else kept
 
     def copy(self) -> SurpriseData:
         """An independent copy."""
-        new = SurpriseData.__new__(SurpriseData)
-        new.zones = [z[:] for z in self.zones]
-        new.stamp = self.stamp
-        new.used = self.used[:]
-        new.offers = self.offers[:]
-        new.pending = self.pending[:]
-        new.kept = self.kept[:]
-        return new
+        return SurpriseData(
+            [z[:] for z in self.zones],
+            self.stamp,
+            self.used[:],
+            self.offers[:],
+            self.pending[:],
+            self.kept[:],
+        )
 
     def to_json(self) -> Json:
         """JSON form."""
@@ -194,7 +202,7 @@ class KoboState(GameState):
     def blank(cls, config: KoboConfig, seed: int, cards: list[list[str]]) -> KoboState:
         """A state with the given cards per seat (in zone order) and nothing dealt yet."""
         pool = pool_for(config.card_data)
-        state = cls.__new__(cls)
+        state = cls()
         state.config = config
         defs: list[CardDef] = []
         owner: list[int] = []
@@ -303,10 +311,14 @@ class KoboState(GameState):
         )
 
     def legal_actions(self) -> list[Action]:
-        """The legal answers to the pending decision, in a fixed order."""
-        if self.legal is None:
-            self.legal = _flow().legal_actions(self)
-        return self.legal[:]
+        """The legal answers to the pending decision, in a fixed order.
+
+        They are computed once per decision and cached (``apply`` checks against the cache);
+        the caller gets its own copy, free to change."""
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = _flow().legal_actions(self)
+        return legal[:]
 
     def apply(self, action: Action) -> None:
         """Apply a legal action and run on to the next decision."""
@@ -348,12 +360,12 @@ class KoboState(GameState):
 
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
-        new = self.__class__.__new__(self.__class__)
+        new = type(self)()
         new.config = self.config
         new.defs = self.defs
         new.owner = self.owner
         new.rng = Rng(self.rng.state)
-        new.zones = [z[:] for z in self.zones]
+        new.zones = list(map(list.copy, self.zones))
         new.battle = self.battle[:]
         new.strategy = self.strategy[:]
         new.base = self.base[:]
@@ -427,7 +439,7 @@ class KoboState(GameState):
         """Rebuild a state from :meth:`to_json` output."""
         config = parse_config({"card_data": LEGACY_VERSION, **data["config"], "validate": False})
         pool = pool_for(config.card_data)
-        new = cls.__new__(cls)
+        new = cls()
         new.config = config
         new.defs = tuple(pool.get(s) for s in data["cards"])
         new.owner = tuple(data["owner"])

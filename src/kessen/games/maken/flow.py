@@ -18,6 +18,7 @@ from kessen.games.maken.rules import (
     GC,
     condition,
     decider,
+    legal_actions,
     modify,
     open_cost,
     opened_in_order,
@@ -134,7 +135,10 @@ def apply(state: MakenState, action: Action) -> None:
     """Apply a legal answer and run on to the next prompt."""
     if state.result is not None:
         raise GameOver("the game is over; no action is expected")
-    if action not in state.legal_actions():
+    legal = state.legal  # (the cache: computed once per decision, not copied)
+    if legal is None:
+        legal = state.legal = legal_actions(state)
+    if action not in legal:
         raise IllegalAction(f"{action} is not legal now")
     seat = decider(state)
     state.legal = None

@@ -163,9 +163,11 @@ def opened_in_order(state: MakenState, seat: int) -> list[list[int]]:
     return sorted((e for e in state.support[seat] if e[S_OPEN]), key=lambda e: e[S_SEQ])
 
 
-def hand_view(state: MakenState, seat: int, cid: str) -> list[int]:
-    """Steps 1–4: a hand card's data under the opened supports and face-up field cards."""
-    data = list(CARD[cid].data)
+def hand_mods(state: MakenState, seat: int) -> list[tuple[str, int]]:
+    """Steps 1–4's changes to the data of any of ``seat``'s hand cards, in the order they apply:
+    the HAND abilities of the opened supports and face-up field cards whose condition holds.
+    They do not depend on the card, so a list of bets computes them once."""
+    out: list[tuple[str, int]] = []
     opp = 1 - seat
     sources = (
         (opened_in_order(state, seat), S_INST, "HAND_OWN", seat),
@@ -177,7 +179,18 @@ def hand_view(state: MakenState, seat: int, cid: str) -> list[int]:
         for entry in entries:
             for ab in state.card(entry[slot]).abilities:
                 if ab.timing == timing and condition(state, ab, owner, None):
-                    modify(data, ab.stat or "", ab.n)
+                    out.append((ab.stat or "", ab.n))
+    return out
+
+
+def hand_view(
+    state: MakenState, seat: int, cid: str, mods: list[tuple[str, int]] | None = None
+) -> list[int]:
+    """Steps 1–4: a hand card's data under the opened supports and face-up field cards
+    (``mods``: :func:`hand_mods` of the state and seat, when the caller has them)."""
+    data = list(CARD[cid].data)
+    for stat, n in hand_mods(state, seat) if mods is None else mods:
+        modify(data, stat, n)
     return data
 
 
@@ -196,44 +209,94 @@ def face_up_count(state: MakenState, seat: int) -> int:
     return sum(1 for e in state.field[seat] if not e[DOWN])
 
 
+class BetContext:
+    """What the candidate bets of one seat in one state share (steps 1–6): the hand-view
+    changes, 無防備 on both sides, the opponent's top entry, the names on the seat's field, the
+    units it can pay, its hand's copies of each card and each card's hand view. A list of bets
+    computes them once; the state must not change while the context is used."""
+
+    __slots__ = (
+        "copies",
+        "defenceless",
+        "foe_defenceless",
+        "funds",
+        "mods",
+        "names",
+        "top",
+        "views",
+    )
+
+    def __init__(self, state: MakenState, seat: int) -> None:
+        self.mods = hand_mods(state, seat)
+        self.defenceless = state.defenceless(seat)
+        self.foe_defenceless = state.defenceless(1 - seat)
+        self.top = state.top(1 - seat)
+        self.names = {state.card(e[INST]).name_ja for e in state.field[seat]}
+        self.funds = len(state.gauge[seat]) + face_up_count(state, seat)
+        copies: dict[str, int] = {}
+        for i in state.hand[seat]:
+            cid = state.cards[i]
+            copies[cid] = copies.get(cid, 0) + 1
+        self.copies = copies
+        self.views: dict[str, tuple[int, ...]] = {}
+
+    def may_bet(self, card: Card, mode: str) -> bool:
+        """The checks of step 6 that no option changes: 無防備 and the RV labels, ``no-fb``
+        in a first bet, no card of the same name on the seat's field."""
+        labels = card.labels
+        if self.defenceless:
+            if not ("rv-only" in labels or "rv-ok" in labels):
+                return False
+        elif "rv-only" in labels:
+            return False
+        if mode == FB and "no-fb" in labels:
+            return False
+        return card.name_ja not in self.names
+
+    def hand_view(self, state: MakenState, seat: int, cid: str) -> list[int]:
+        """:func:`hand_view` of the card (a new list each time)."""
+        view = self.views.get(cid)
+        if view is None:
+            view = self.views[cid] = tuple(hand_view(state, seat, cid, self.mods))
+        return list(view)
+
+
 def plan_bet(
-    state: MakenState, seat: int, cid: str, n: int, option: str | None, mode: str
+    state: MakenState,
+    seat: int,
+    cid: str,
+    n: int,
+    option: str | None,
+    mode: str,
+    context: BetContext | None = None,
 ) -> BetPlan | None:
-    """Steps 5–6 for one candidate: the plan if the bet is legal in ``mode``, else ``None``."""
+    """Steps 5–6 for one candidate: the plan if the bet is legal in ``mode``, else ``None``
+    (``context``: the :class:`BetContext` of the state and seat, when the caller has one)."""
     card = CARD[cid]
     if card.kind != "attack":
         return None
     table = option_table(n)
     if (option is None) != (n == 1) or (option is not None and option not in table):
         return None
-    if sum(1 for i in state.hand[seat] if state.cards[i] == cid) < n:
+    ctx = BetContext(state, seat) if context is None else context
+    if ctx.copies.get(cid, 0) < n or not ctx.may_bet(card, mode):
         return None
-    data = hand_view(state, seat, cid)
+    data = ctx.hand_view(state, seat, cid)
     dash = 0
     if option is not None:
         stat, change, dash = table[option]
         if stat is not None:
             modify(data, stat, change)
-    defenceless = state.defenceless(seat)
-    if card.has("rv-only") and not defenceless:
-        return None
-    if defenceless and not (card.has("rv-only") or card.has("rv-ok")):
-        return None
-    top = state.top(1 - seat)
+    labels = card.labels
+    top = ctx.top
     if mode in (EVEN, GC) and top is not None and (data[0] < top[SPD] or data[1] < top[BACK]):
         return None
-    if mode == FB:
-        if card.has("no-fb"):
-            return None
-        if data[1] == 0 and not state.defenceless(1 - seat) and not card.has("ambush"):
-            return None
-    if any(state.card(e[INST]).name_ja == card.name_ja for e in state.field[seat]):
+    if mode == FB and data[1] == 0 and not ctx.foe_defenceless and "ambush" not in labels:
         return None
     helper = helper_cost(state, seat, card)
-    plan = BetPlan(cid, n, option, tuple(data), data[4], helper, dash)
-    if plan.units > len(state.gauge[seat]) + face_up_count(state, seat):
+    if data[4] + helper + dash > ctx.funds:
         return None
-    return plan
+    return BetPlan(cid, n, option, tuple(data), data[4], helper, dash)
 
 
 def bet_word(cid: str, n: int) -> str:
@@ -261,10 +324,15 @@ def bets(state: MakenState, seat: int, mode: str) -> Iterable[BetPlan]:
         cid = state.cards[i]
         if CARD[cid].kind == "attack":
             counts[cid] = counts.get(cid, 0) + 1
+    if not counts:
+        return
+    context = BetContext(state, seat)
     for cid in sorted(counts):
+        if not context.may_bet(CARD[cid], mode):
+            continue  # (no copy count or option can make it legal)
         for n in range(1, min(3, counts[cid]) + 1):
             for option in option_table(n) or (None,):
-                plan = plan_bet(state, seat, cid, n, option, mode)
+                plan = plan_bet(state, seat, cid, n, option, mode, context)
                 if plan is not None:
                     yield plan
 

@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Any, ClassVar, Self
 
 from kessen.engine.action import Action
-from kessen.engine.contract import GameState, Json, Outcome, Pending, Viewer
+from kessen.engine.contract import GameState, Json, Outcome, Pending, Viewer, json_digest
 from kessen.engine.log import Event
 from kessen.engine.rng import Rng
 from kessen.games.maken.cards import CARD, Card
@@ -28,12 +28,21 @@ INST, DOWN, SPD, FRONT, BACK, ATK, COST, GAIN, HIT, HP = range(10)
 # Support entry slots.
 S_INST, S_OPEN, S_HP, S_SEQ, S_TURN = range(5)
 ZONES = ("lp", "stamina", "hand", "gauge", "dust", "damage", "helper")
-"""The list zones of a seat (attack and support fields are lists of entries)."""
+"""The list zones of a seat (attack and support fields are lists of entries); ``clone`` copies
+each by name."""
 PHASES = ("mulligan", "draw", "pre", "fb", "act", "pay", "bonus", "over")
 
 
 def _mod(name: str) -> ModuleType:
-    return importlib.import_module(f"kessen.games.maken.{name}")
+    """A rules module of this package, imported on first use (they import this one) and then
+    looked up in a dictionary: the contract's methods call it at every step."""
+    module = _MODULES.get(name)
+    if module is None:
+        module = _MODULES[name] = importlib.import_module(f"kessen.games.maken.{name}")
+    return module
+
+
+_MODULES: dict[str, ModuleType] = {}
 
 
 class MakenState(GameState):
@@ -157,12 +166,16 @@ class MakenState(GameState):
         return None if self.result is None else Outcome(*self.result)
 
     def legal_actions(self) -> list[Action]:
-        """The legal answers to the pending prompt, in a fixed order."""
+        """The legal answers to the pending prompt, in a fixed order.
+
+        They are computed once per decision and cached (``apply`` checks against the cache);
+        the caller gets its own copy, free to change."""
         if self.result is not None:
             return []
-        if self.legal is None:
-            self.legal = _mod("rules").legal_actions(self)
-        return list(self.legal)
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = _mod("rules").legal_actions(self)
+        return legal[:]
 
     def apply(self, action: Action) -> None:
         """Apply a legal action and run on to the next decision."""
@@ -185,39 +198,51 @@ class MakenState(GameState):
         return self.log
 
     def clone(self) -> Self:
-        """An independent copy."""
+        """An independent copy (lists copied; the card list, the config and the cached legal
+        answers, never changed in place, shared)."""
         new = object.__new__(type(self))
         new.config = self.config
         new.rng = self.rng.clone()
         new.cards = self.cards
-        new.chars = list(self.chars)
-        for name in (
-            "turn",
-            "tp",
-            "phase",
-            "prompt_id",
-            "open_seq",
-            "downed_last",
-            "sit",
-            "guarding",
-            "actor",
-            "result",
-        ):
-            setattr(new, name, getattr(self, name))
-        new.mulled = list(self.mulled)
-        for name in ZONES:
-            setattr(new, name, [list(z) for z in getattr(self, name)])
-        new.field = [[list(e) for e in side] for side in self.field]
-        new.support = [[list(e) for e in side] for side in self.support]
-        new.defenceless_until = list(self.defenceless_until)
-        new.bet = _copy(self.bet)
-        new.judge = _copy(self.judge)
-        new.log = list(self.log)
-        new.legal = None if self.legal is None else list(self.legal)
+        new.chars = self.chars[:]
+        new.turn = self.turn
+        new.tp = self.tp
+        new.phase = self.phase
+        new.prompt_id = self.prompt_id
+        new.open_seq = self.open_seq
+        new.downed_last = self.downed_last
+        new.sit = self.sit
+        new.guarding = self.guarding
+        new.actor = self.actor
+        new.result = self.result
+        new.mulled = self.mulled[:]
+        new.lp = [self.lp[0][:], self.lp[1][:]]
+        new.stamina = [self.stamina[0][:], self.stamina[1][:]]
+        new.hand = [self.hand[0][:], self.hand[1][:]]
+        new.gauge = [self.gauge[0][:], self.gauge[1][:]]
+        new.dust = [self.dust[0][:], self.dust[1][:]]
+        new.damage = [self.damage[0][:], self.damage[1][:]]
+        new.helper = [self.helper[0][:], self.helper[1][:]]
+        new.field = [list(map(list.copy, self.field[0])), list(map(list.copy, self.field[1]))]
+        new.support = [list(map(list.copy, self.support[0])), list(map(list.copy, self.support[1]))]
+        new.defenceless_until = self.defenceless_until[:]
+        new.bet = None if self.bet is None else _copy(self.bet)
+        new.judge = None if self.judge is None else _copy(self.judge)
+        new.log = self.log[:]
+        new.legal = self.legal
         return new
 
     def to_json(self) -> Json:
-        """The whole state as JSON data."""
+        """The whole state as JSON data (a copy: the caller may change it)."""
+        copied: Json = _copy(self._data())
+        return copied
+
+    def state_hash(self) -> str:
+        """The digest of :meth:`to_json` (the same text), without copying the state first."""
+        return json_digest(self._data())
+
+    def _data(self) -> Json:
+        """The JSON form, sharing the state's lists and dicts (read it, do not keep it)."""
         out: Json = {
             "config": self.config,
             "rng": self.rng.state,
@@ -243,8 +268,7 @@ class MakenState(GameState):
         }
         for name in ZONES:
             out[name] = getattr(self, name)
-        copied: Json = _copy(out)
-        return copied
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:

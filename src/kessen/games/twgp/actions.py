@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from kessen.engine.action import Action
 from kessen.engine.poses import Stack
-from kessen.games.twgp.cards import CARDS, CHARGE_DRIVE_MAX, by_slug
+from kessen.games.twgp.cards import CARDS, CHARGE_DRIVE_MAX, UNIT_BASE, by_slug
 from kessen.games.twgp.config import HAND_LIMIT
 from kessen.games.twgp.moves import (
     base,
@@ -47,6 +47,7 @@ from kessen.games.twgp.state import (
     SAVE,
     STEALTH,
     WEAPON_CAP,
+    Stacks,
     TwgpState,
 )
 
@@ -60,10 +61,15 @@ ApplyFn = Callable[[TwgpState, int, Action], None]
 
 def banned(state: TwgpState, base_power: int) -> bool:
     """True if the vital effect bans summoning units of ``base_power`` (switch vitalEffect)."""
+    return banned_power(state) == base_power
+
+
+def banned_power(state: TwgpState) -> int | None:
+    """The base power whose units the vital effect bans from being summoned, or ``None``."""
     if not state.config.vital_effect:
-        return False
+        return None
     effect = state.effect_card()
-    return effect != EMPTY and CARDS[effect].rank == base_power
+    return None if effect == EMPTY else CARDS[effect].rank
 
 
 def can_toggle(state: TwgpState, seat: int) -> bool:
@@ -103,12 +109,13 @@ def apply_setup(state: TwgpState, seat: int, action: Action) -> None:
 # --- A2 re-active ------------------------------------------------------------------------
 
 
-def reactive_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A2: each own SAVE or GB stack (cancelling a GB declaration is a reversing move)."""
+def reactive_actions(state: TwgpState, seat: int, stacks: Stacks | None = None) -> list[Action]:
+    """A2: each own SAVE or GB stack (cancelling a GB declaration is a reversing move)
+    (``stacks``: ``state.stacks(seat)`` when the caller has it)."""
     toggle = can_toggle(state, seat)
     return [
         Action.of("reactive", i + 1)
-        for i, s in state.stacks(seat)
+        for i, s in (state.stacks(seat) if stacks is None else stacks)
         if s.pose == SAVE or (s.pose == GB and toggle)
     ]
 
@@ -143,12 +150,11 @@ def charge_drive_actions(
     state: TwgpState, seat: int, face_up: bool = True, face_down: bool = True
 ) -> list[Action]:
     """A3: hand units of base ≤03 (not banned) into empty battle squares, if the cost is payable."""
+    ban = banned_power(state)
     units = sorted(
         c
         for c in state.zone(seat, HAND)
-        if CARDS[c].is_unit
-        and (b := CARDS[c].base or 0) <= CHARGE_DRIVE_MAX
-        and not banned(state, b)
+        if (b := UNIT_BASE[c]) is not None and b <= CHARGE_DRIVE_MAX and b != ban
     )
     if not units:
         return []
@@ -217,12 +223,13 @@ def _armable(stack: Stack) -> bool:
     return stack.pose == ACTIVE and base(stack) != 0 and len(stack.attached) < WEAPON_CAP
 
 
-def attach_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A6: a hand weapon onto an own ACTIVE stack of base ≠00 with fewer than 6 weapons."""
-    weapons = sorted(c for c in state.zone(seat, HAND) if not CARDS[c].is_unit)
+def attach_actions(state: TwgpState, seat: int, stacks: Stacks | None = None) -> list[Action]:
+    """A6: a hand weapon onto an own ACTIVE stack of base ≠00 with fewer than 6 weapons
+    (``stacks``: ``state.stacks(seat)`` when the caller has it)."""
+    weapons = sorted(c for c in state.zone(seat, HAND) if UNIT_BASE[c] is None)
     if not weapons:
         return []
-    targets = [i for i, s in state.stacks(seat) if _armable(s)]
+    targets = [i for i, s in (state.stacks(seat) if stacks is None else stacks) if _armable(s)]
     return [Action.of("attach", CARDS[w].slug, i + 1) for w in weapons for i in targets]
 
 
@@ -237,11 +244,13 @@ def apply_attach(state: TwgpState, seat: int, action: Action) -> None:
     log(state, "attach", reveals=seat, seat=seat, square=square + 1, card=slug(card))
 
 
-def weapon_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A7: with no attack pending, return a weapon to the hand or move it to another stack."""
+def weapon_actions(state: TwgpState, seat: int, stacks: Stacks | None = None) -> list[Action]:
+    """A7: with no attack pending, return a weapon to the hand or move it to another stack
+    (``stacks``: ``state.stacks(seat)`` when the caller has it)."""
     if state.attack is not None or not can_toggle(state, seat):
         return []
-    stacks = state.stacks(seat)
+    if stacks is None:
+        stacks = state.stacks(seat)
     room = len(state.zone(seat, HAND)) < HAND_LIMIT
     out: list[Action] = []
     for i, s in stacks:
@@ -286,13 +295,14 @@ def apply_weapon(state: TwgpState, seat: int, action: Action) -> None:
 # --- A8 / A9 stealth ---------------------------------------------------------------------
 
 
-def stealth_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A8: an own ACTIVE stack of base ≤03 without weapons that is not engaged."""
+def stealth_actions(state: TwgpState, seat: int, stacks: Stacks | None = None) -> list[Action]:
+    """A8: an own ACTIVE stack of base ≤03 without weapons that is not engaged
+    (``stacks``: ``state.stacks(seat)`` when the caller has it)."""
     if not can_toggle(state, seat):
         return []
     return [
         Action.of("stealth", i + 1)
-        for i, s in state.stacks(seat)
+        for i, s in (state.stacks(seat) if stacks is None else stacks)
         if s.pose == ACTIVE
         and base(s) <= CHARGE_DRIVE_MAX
         and not s.attached
@@ -310,9 +320,13 @@ def apply_stealth(state: TwgpState, seat: int, action: Action) -> None:
     log(state, "stealth", seat=seat, square=square + 1, card=slug(stack.top))
 
 
-def unstealth_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A9: each own STEALTH stack."""
-    return [Action.of("unstealth", i + 1) for i, s in state.stacks(seat) if s.pose == STEALTH]
+def unstealth_actions(state: TwgpState, seat: int, stacks: Stacks | None = None) -> list[Action]:
+    """A9: each own STEALTH stack (``stacks``: ``state.stacks(seat)`` when the caller has it)."""
+    return [
+        Action.of("unstealth", i + 1)
+        for i, s in (state.stacks(seat) if stacks is None else stacks)
+        if s.pose == STEALTH
+    ]
 
 
 def apply_unstealth(state: TwgpState, seat: int, action: Action) -> None:
@@ -337,11 +351,13 @@ def apply_unstealth(state: TwgpState, seat: int, action: Action) -> None:
 # --- A10 declare a G-blast ---------------------------------------------------------------
 
 
-def declare_gb_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A10: an own ACTIVE stack of base ≠00, not engaged; hand ≤3; no other own GB stack."""
+def declare_gb_actions(state: TwgpState, seat: int, stacks: Stacks | None = None) -> list[Action]:
+    """A10: an own ACTIVE stack of base ≠00, not engaged; hand ≤3; no other own GB stack
+    (``stacks``: ``state.stacks(seat)`` when the caller has it)."""
     if len(state.zone(seat, HAND)) > 3:
         return []
-    stacks = state.stacks(seat)
+    if stacks is None:
+        stacks = state.stacks(seat)
     if any(s.pose == GB for _, s in stacks):
         return []
     return [

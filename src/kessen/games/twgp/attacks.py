@@ -41,6 +41,7 @@ from kessen.games.twgp.state import (
     SURGE,
     Attack,
     Frame,
+    Stacks,
     TwgpState,
 )
 
@@ -51,18 +52,27 @@ SURGE_UNIT = 3
 # --- declarations (A12-A14) --------------------------------------------------------------
 
 
-def _attackers(state: TwgpState, seat: int, nonzero: bool) -> list[int]:
-    return [i for i, s in state.stacks(seat) if s.pose == ACTIVE and not (nonzero and base(s) == 0)]
+def _attackers(state: TwgpState, seat: int, nonzero: bool, stacks: Stacks | None) -> list[int]:
+    return [
+        i
+        for i, s in (state.stacks(seat) if stacks is None else stacks)
+        if s.pose == ACTIVE and not (nonzero and base(s) == 0)
+    ]
 
 
-def assault_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A12: an own ACTIVE stack against any opponent stack that is not STEALTH, surge optional."""
-    targets = [i for i, s in state.stacks(1 - seat) if s.pose != STEALTH]
+def assault_actions(
+    state: TwgpState, seat: int, stacks: Stacks | None = None, foes: Stacks | None = None
+) -> list[Action]:
+    """A12: an own ACTIVE stack against any opponent stack that is not STEALTH, surge optional
+    (``stacks``, ``foes``: ``state.stacks`` of the seat and of its opponent, when known)."""
+    targets = [
+        i for i, s in (state.stacks(1 - seat) if foes is None else foes) if s.pose != STEALTH
+    ]
     if not targets:
         return []
     surge = len(state.zone(seat, SURGE))
     out: list[Action] = []
-    for a in _attackers(state, seat, nonzero=False):
+    for a in _attackers(state, seat, False, stacks):
         attacker = state.square(seat, a)
         assert attacker is not None
         payments = (
@@ -85,10 +95,15 @@ def boost_downloads_possible(state: TwgpState, seat: int, count: int) -> bool:
     return pile <= room and count - pile <= len(state.zone(seat, HAND))
 
 
-def boost_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A13: an own ACTIVE non-00 attacker against a stronger opponent ACTIVE non-00 unit."""
+def boost_actions(
+    state: TwgpState, seat: int, stacks: Stacks | None = None, foes: Stacks | None = None
+) -> list[Action]:
+    """A13: an own ACTIVE non-00 attacker against a stronger opponent ACTIVE non-00 unit
+    (``stacks``, ``foes``: ``state.stacks`` of the seat and of its opponent, when known)."""
     targets = [
-        (i, power(s)) for i, s in state.stacks(1 - seat) if s.pose == ACTIVE and base(s) != 0
+        (i, power(s))
+        for i, s in (state.stacks(1 - seat) if foes is None else foes)
+        if s.pose == ACTIVE and base(s) != 0
     ]
     if not targets:
         return []
@@ -98,7 +113,7 @@ def boost_actions(state: TwgpState, seat: int) -> list[Action]:
         if boost_downloads_possible(state, seat, d)
     ]
     out: list[Action] = []
-    for a in _attackers(state, seat, nonzero=True):
+    for a in _attackers(state, seat, True, stacks):
         attacker = state.square(seat, a)
         assert attacker is not None
         mine = power(attacker)
@@ -108,11 +123,14 @@ def boost_actions(state: TwgpState, seat: int) -> list[Action]:
     return out
 
 
-def direct_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A14: an own ACTIVE non-00 attacker, if the opponent has no ACTIVE stack."""
-    if any(s.pose == ACTIVE for _, s in state.stacks(1 - seat)):
+def direct_actions(
+    state: TwgpState, seat: int, stacks: Stacks | None = None, foes: Stacks | None = None
+) -> list[Action]:
+    """A14: an own ACTIVE non-00 attacker, if the opponent has no ACTIVE stack
+    (``stacks``, ``foes``: ``state.stacks`` of the seat and of its opponent, when known)."""
+    if any(s.pose == ACTIVE for _, s in (state.stacks(1 - seat) if foes is None else foes)):
         return []
-    return [Action.of("direct", a + 1) for a in _attackers(state, seat, nonzero=True)]
+    return [Action.of("direct", a + 1) for a in _attackers(state, seat, True, stacks)]
 
 
 def apply_declare(state: TwgpState, seat: int, action: Action) -> None:
@@ -197,13 +215,14 @@ def apply_surge_pay(state: TwgpState, seat: int, action: Action) -> None:
 # --- G-blast execution (A11) -------------------------------------------------------------
 
 
-def execute_gb_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A11: the own GB stack, if the hand holds ≥4 and a turn has passed since its declaration."""
+def execute_gb_actions(state: TwgpState, seat: int, stacks: Stacks | None = None) -> list[Action]:
+    """A11: the own GB stack, if the hand holds ≥4 and a turn has passed since its declaration
+    (``stacks``: ``state.stacks(seat)`` when the caller has it)."""
     if len(state.zone(seat, HAND)) < 4:
         return []
     return [
         Action.of("grid-blast", i + 1)
-        for i, s in state.stacks(seat)
+        for i, s in (state.stacks(seat) if stacks is None else stacks)
         if s.pose == GB and state.turn > s.mark
     ]
 

@@ -103,6 +103,9 @@ _CARDS, DATA_HASH = _load()
 CARDS: tuple[CardDef, ...] = _CARDS
 """Every card by id."""
 _BY_SLUG = {c.slug: c for c in CARDS}
+UNIT_BASE: tuple[int | None, ...] = tuple((c.base or 0) if c.is_unit else None for c in CARDS)
+"""Each card's base power by id if it is a unit, ``None`` for a weapon (for the hot loops that
+list legal actions)."""
 
 
 def card(cid: int) -> CardDef:

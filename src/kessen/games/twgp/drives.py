@@ -22,20 +22,21 @@ import itertools
 
 from kessen.engine.action import Action
 from kessen.engine.poses import NO_MARK, Stack
-from kessen.games.twgp.actions import banned
-from kessen.games.twgp.cards import CARDS, by_slug, is_slug
+from kessen.games.twgp.actions import banned_power
+from kessen.games.twgp.cards import CARDS, UNIT_BASE, by_slug, is_slug
 from kessen.games.twgp.moves import assault_like, base, engaged, log, log_out, power, put, slugs
-from kessen.games.twgp.state import ACTIVE, GB, HAND, WEAPON_CAP, TwgpState
+from kessen.games.twgp.state import ACTIVE, GB, HAND, WEAPON_CAP, Stacks, TwgpState
 
 POWER_DRIVE_MIN = 4
 """A power drive summons units of base power 04 or more."""
 
 
 def _hand_units(state: TwgpState, seat: int, minimum: int) -> list[int]:
+    ban = banned_power(state)
     return sorted(
         c
         for c in state.zone(seat, HAND)
-        if CARDS[c].is_unit and (b := CARDS[c].base or 0) >= minimum and not banned(state, b)
+        if (b := UNIT_BASE[c]) is not None and b >= minimum and b != ban
     )
 
 
@@ -47,12 +48,14 @@ def _is_own_attacker(state: TwgpState, seat: int, square: int) -> bool:
 # --- A4 power drive ----------------------------------------------------------------------
 
 
-def power_drive_actions(state: TwgpState, seat: int) -> list[Action]:
-    """A4: every core, material set and hand unit (base ≥04, ≤ drive power, not banned)."""
+def power_drive_actions(state: TwgpState, seat: int, stacks: Stacks | None = None) -> list[Action]:
+    """A4: every core, material set and hand unit (base ≥04, ≤ drive power, not banned)
+    (``stacks``: ``state.stacks(seat)`` when the caller has it)."""
     units = _hand_units(state, seat, POWER_DRIVE_MIN)
     if not units:
         return []
-    stacks = state.stacks(seat)
+    if stacks is None:
+        stacks = state.stacks(seat)
     out: list[Action] = []
     for core_square, core in stacks:
         if core.pose != ACTIVE or engaged(state, seat, core_square):

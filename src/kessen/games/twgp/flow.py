@@ -144,19 +144,23 @@ def _prompt_turn_player(kind: str) -> StepFn:
     return step
 
 
+# The window's families share the seat's stacks (computed once per list of answers).
+
+
 def _legal_build(state: TwgpState, frame: Frame) -> list[Action]:
     seat = state.turn_player
+    mine = state.stacks(seat)
     return [
         *(setup_actions(state, seat) if state.config.setup_anytime else []),
-        *reactive_actions(state, seat),
+        *reactive_actions(state, seat, mine),
         *charge_drive_actions(state, seat),
-        *power_drive_actions(state, seat),
-        *attach_actions(state, seat),
-        *weapon_actions(state, seat),
-        *stealth_actions(state, seat),
-        *unstealth_actions(state, seat),
-        *declare_gb_actions(state, seat),
-        *execute_gb_actions(state, seat),
+        *power_drive_actions(state, seat, mine),
+        *attach_actions(state, seat, mine),
+        *weapon_actions(state, seat, mine),
+        *stealth_actions(state, seat, mine),
+        *unstealth_actions(state, seat, mine),
+        *declare_gb_actions(state, seat, mine),
+        *execute_gb_actions(state, seat, mine),
         *reload_start_actions(state, seat),
         BATTLE_ACTION,
     ]
@@ -164,18 +168,19 @@ def _legal_build(state: TwgpState, frame: Frame) -> list[Action]:
 
 def _legal_battle(state: TwgpState, frame: Frame) -> list[Action]:
     seat = state.turn_player
+    mine, foes = state.stacks(seat), state.stacks(1 - seat)
     return [
         *charge_drive_actions(state, seat),
-        *power_drive_actions(state, seat),
-        *attach_actions(state, seat),
-        *weapon_actions(state, seat),
-        *stealth_actions(state, seat),
-        *unstealth_actions(state, seat),
-        *declare_gb_actions(state, seat),
-        *execute_gb_actions(state, seat),
-        *assault_actions(state, seat),
-        *boost_actions(state, seat),
-        *direct_actions(state, seat),
+        *power_drive_actions(state, seat, mine),
+        *attach_actions(state, seat, mine),
+        *weapon_actions(state, seat, mine),
+        *stealth_actions(state, seat, mine),
+        *unstealth_actions(state, seat, mine),
+        *declare_gb_actions(state, seat, mine),
+        *execute_gb_actions(state, seat, mine),
+        *assault_actions(state, seat, mine, foes),
+        *boost_actions(state, seat, mine, foes),
+        *direct_actions(state, seat, mine, foes),
         END,
     ]
 
@@ -241,14 +246,15 @@ def _legal_response(state: TwgpState, frame: Frame) -> list[Action]:
     assert attack is not None
     seat = 1 - attack.seat
     open_direct = attack.kind != DIRECT or attack.interrupter == EMPTY
+    mine = state.stacks(seat)
     return [
         *charge_drive_actions(state, seat, face_up=open_direct),
-        *power_drive_actions(state, seat),
+        *power_drive_actions(state, seat, mine),
         *counter_drive_actions(state, seat),
-        *attach_actions(state, seat),
-        *stealth_actions(state, seat),
-        *(unstealth_actions(state, seat) if open_direct else []),
-        *execute_gb_actions(state, seat),
+        *attach_actions(state, seat, mine),
+        *stealth_actions(state, seat, mine),
+        *(unstealth_actions(state, seat, mine) if open_direct else []),
+        *execute_gb_actions(state, seat, mine),
         *surge_pay_actions(state, seat),
         ACCEPT,
     ]

@@ -56,6 +56,8 @@ ASSAULT, BOOST, DIRECT = range(3)
 ATTACK_NAMES = ("assault", "boost", "direct")
 
 Frame = tuple[Any, ...]
+Stacks = list[tuple[int, Stack]]
+"""``(square, stack)`` of a seat's occupied battle squares, left to right (``stacks()``)."""
 
 
 class Attack(NamedTuple):
@@ -159,7 +161,7 @@ class TwgpState(GameState):
     @classmethod
     def blank(cls, config: TwgpConfig, seed: int) -> TwgpState:
         """A state with every card of both pools in its owner's build pool, nothing dealt."""
-        state = cls.__new__(cls)
+        state = cls()
         w = config.grid_width
         state.config = config
         state.width = w
@@ -203,7 +205,7 @@ class TwgpState(GameState):
         """The stack in ``seat``'s battle square ``index`` (0-based), or ``None``."""
         return self.battle[seat * self.width + index]
 
-    def stacks(self, seat: int) -> list[tuple[int, Stack]]:
+    def stacks(self, seat: int) -> Stacks:
         """``(square, stack)`` for each of ``seat``'s occupied battle squares, left to right."""
         w = self.width
         row = self.battle
@@ -248,10 +250,14 @@ class TwgpState(GameState):
         return Outcome(winner if winner >= 0 else None, reason)
 
     def legal_actions(self) -> list[Action]:
-        """The legal answers to the pending decision, in a fixed order."""
-        if self.legal is None:
-            self.legal = _flow().legal_actions(self)
-        return self.legal
+        """The legal answers to the pending decision, in a fixed order.
+
+        They are computed once per decision and cached (``apply`` checks against the cache);
+        the caller gets its own copy, free to change."""
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = _flow().legal_actions(self)
+        return legal[:]
 
     def apply(self, action: Action) -> None:
         """Apply a legal action and run on to the next decision."""
@@ -281,11 +287,11 @@ class TwgpState(GameState):
 
     def clone(self) -> Self:
         """An independent copy (lists copied; stacks, frames and the config are immutable)."""
-        new = self.__class__.__new__(self.__class__)
+        new = type(self)()
         new.config = self.config
         new.width = self.width
         new.rng = Rng(self.rng.state)
-        new.zones = [z[:] for z in self.zones]
+        new.zones = list(map(list.copy, self.zones))
         new.vitals = self.vitals[:]
         new.vpose = self.vpose[:]
         new.charge = self.charge[:]
@@ -354,7 +360,7 @@ class TwgpState(GameState):
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild a state from :meth:`to_json` output."""
         config = parse_config(data["config"])
-        new = cls.__new__(cls)
+        new = cls()
         new.config = config
         new.width = config.grid_width
         new.rng = Rng(data["rng"])

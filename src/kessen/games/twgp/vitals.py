@@ -211,15 +211,16 @@ def damage_actions(state: TwgpState, frame: Frame) -> list[Action]:
         out += [Action.of("full-charge", n) for n in range(1, most + 1)]
     if not finished & SETUP:
         out += setup_actions(state, seat)
+    mine = state.stacks(seat)  # (shared by the families below)
     if not finished & REBUILD:
         out += charge_drive_actions(state, seat)
-        out += power_drive_actions(state, seat)
-        out += attach_actions(state, seat)
-        out += weapon_actions(state, seat)
-        out += stealth_actions(state, seat)
-        out += unstealth_actions(state, seat)
+        out += power_drive_actions(state, seat, mine)
+        out += attach_actions(state, seat, mine)
+        out += weapon_actions(state, seat, mine)
+        out += stealth_actions(state, seat, mine)
+        out += unstealth_actions(state, seat, mine)
     if not finished & REACTIVE:
-        out += reactive_actions(state, seat)
+        out += reactive_actions(state, seat, mine)
     out.append(DONE)
     return out
 
