@@ -139,7 +139,8 @@ def test_each_game_module_exports_the_contract_object() -> None:
         m = re.search(r"^export const game = \{\n(.*?)^\};", text, re.MULTILINE | re.DOTALL)
         assert m, f"games/{path.name} exports no `game` object"
         body = m.group(1)
-        keys = set(re.findall(r"^\s+([A-Za-z]\w*)\s*[:,]", body, re.MULTILINE))
+        # A property (`title: …`), a shorthand (`render,`), a method or a getter (`get title()`).
+        keys = set(re.findall(r"^\s+(?:get\s+)?([A-Za-z]\w*)\s*[:,(]", body, re.MULTILINE))
         missing = [k for k in CONTRACT if k not in keys]
         assert not missing, f"games/{path.name}: `game` lacks {missing}"
         assert re.search(rf"^\s+id: '{path.stem}',", body, re.MULTILINE), path.name

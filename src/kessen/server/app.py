@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kessen.engine import registry
 from kessen.engine.contract import RulesError
+from kessen.engine.registry import Ruleset
 from kessen.server import deal
 from kessen.server.com_pool import ComPool
 from kessen.server.content_api import content_router
@@ -172,6 +173,18 @@ def _restore_all(store: MatchStore, hub: Hub) -> None:
             _log.warning("match %s is not resumed: the server's session limit is reached", info.id)
 
 
+def ruleset_meta(rules: Ruleset, default_com: str) -> dict[str, Any]:
+    """What ``/api/meta`` says of one ruleset: the COM levels a start screen offers (not the
+    tutorial's scripted one), the default COM and decks, the default config, the version."""
+    return {
+        "com_levels": [p for p in rules.players if p not in UNLISTED_LEVELS],
+        "default_com": default_com if default_com in rules.players else "heuristic",
+        "default_decks": rules.default_config.get("decks"),
+        "default_config": dict(rules.default_config),
+        "version": rules.version,
+    }
+
+
 def create_app(
     pace: float = DEFAULT_PACE,
     store: MatchStore | None = None,
@@ -257,13 +270,7 @@ def create_app(
             except (KeyError, ImportError) as err:  # one broken ruleset must not hide the others
                 _log.warning("ruleset %s is not available: %s", name, err)
                 continue
-            out["rulesets"][name] = {
-                "com_levels": [p for p in rules.players if p not in UNLISTED_LEVELS],
-                "default_com": default_com if default_com in rules.players else "heuristic",
-                "default_decks": rules.default_config.get("decks"),
-                "default_config": dict(rules.default_config),
-                "version": rules.version,
-            }
+            out["rulesets"][name] = ruleset_meta(rules, default_com)
         return out
 
     @app.get("/api/catalog/{ruleset}")

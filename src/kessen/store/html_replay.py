@@ -95,20 +95,11 @@ def shown_action(text: str, actor: int, viewer: int | None, ruleset: str) -> str
 def _meta(ruleset: str) -> Json:
     """``/api/meta`` as the server answers it, offering only the record's ruleset, without a
     store (no history, no saved decks) and without sharing."""
-    from kessen.server.app import DEFAULT_COM  # the server's default COM, not a copy
+    from kessen.server.app import DEFAULT_COM, ruleset_meta  # the server's own, not a copy
 
-    rules = registry.get(ruleset)
     return {
         "pace": 0,
-        "rulesets": {
-            ruleset: {
-                "com_levels": list(rules.players),
-                "default_com": DEFAULT_COM if DEFAULT_COM in rules.players else "heuristic",
-                "default_decks": rules.default_config.get("decks"),
-                "default_config": dict(rules.default_config),
-                "version": rules.version,
-            }
-        },
+        "rulesets": {ruleset: ruleset_meta(registry.get(ruleset), DEFAULT_COM)},
         "store": False,
         "saved_decks": False,
         "share": None,
