@@ -11,6 +11,7 @@ from kessen.games.kobo.card_versions import current_version, pool_for
 from kessen.games.kobo.config import OPTIONS
 from kessen.games.kobo.decks import Deck, option_decks, starter_decks
 from kessen.games.kobo.icons import load_icons
+from kessen.games.kobo.opening import SWITCHES as OPENING_SWITCHES
 from kessen.games.kobo.text import card_text, kind_label
 
 
@@ -77,6 +78,9 @@ def _catalog(lang: str, version: int) -> Json:
         "decks": decks,
         "option_decks": option_deck_entries,
         "options": options,
+        # The opening switches for designers (advanced settings; the standard values first
+        # marked as the seed's by the start screen).
+        "opening": [s.to_json(lang) for s in OPENING_SWITCHES],
         "icons": {name: icons.svg(name) for name in used},
         "data_hash": pool.data_hash,
         "card_data": pool.version,

@@ -26,6 +26,14 @@ from kessen.games.kobo.card_versions import (
 )
 from kessen.games.kobo.decks import Deck, deck_from_json, deck_to_json, starter_decks
 from kessen.games.kobo.decks import validate_deck as deck_errors
+from kessen.games.kobo.opening import (
+    FIRST_TACTICS,
+    SECOND_TACTICS,
+    STANDARD_PENALTY,
+    opening_problems,
+    variant_keys,
+)
+from kessen.games.kobo.opening import KEYS as OPENING_KEYS
 
 DEFAULT_TURN_LIMIT = 200
 MAX_TURN_LIMIT = 1000
@@ -42,7 +50,7 @@ _KEYS = {
     "card_data",
     "surprise",
     "cancelled_surprise",
-}
+} | OPENING_KEYS
 CANCELLED_SURPRISE = ("rule_process", "stay")
 """The values of ``cancelled_surprise``: what a cancelled surprise card does (spec H2)."""
 OPTIONS: dict[str, Json] = {
@@ -79,6 +87,17 @@ class KoboConfig:
     cancelled_surprise: str = "rule_process"
     """With the module on: ``rule_process`` (a cancelled surprise card leaves at the next check
     timing) or ``stay`` (it stays face up in the zone until Cleared)."""
+    first_tactics: int = FIRST_TACTICS
+    """The first player's opening tactics hand (the seed's 5; :mod:`.opening`)."""
+    second_tactics: int = SECOND_TACTICS
+    """The second player's opening tactics hand (the seed's 7)."""
+    pass_penalty: str = STANDARD_PENALTY
+    """The pass penalty's schedule (:data:`~kessen.games.kobo.opening.PENALTIES`)."""
+
+    @property
+    def variant(self) -> list[str]:
+        """The opening switches set away from the seed's values (empty: the standard)."""
+        return variant_keys(self.first_tactics, self.second_tactics, self.pass_penalty)
 
     @property
     def options(self) -> frozenset[str]:
@@ -108,6 +127,10 @@ class KoboConfig:
         if self.surprise:
             out["surprise"] = True
             out["cancelled_surprise"] = self.cancelled_surprise
+        # The opening switches only when set away from the standard: a standard match's
+        # record and state hashes stay those of before the switches.
+        for key in self.variant:
+            out[key] = getattr(self, key)
         return out
 
 
@@ -191,10 +214,21 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
     shuffle = raw.get("shuffle", True)
     if not isinstance(shuffle, bool):
         problems.append("shuffle: expected true or false")
+    problems.extend(opening_problems(raw))
     if problems:
         raise ConfigError("; ".join(problems))
     return KoboConfig(
-        (decks[0], decks[1]), best_of, limit, first, shuffle, card_data, surprise, cancelled
+        (decks[0], decks[1]),
+        best_of,
+        limit,
+        first,
+        shuffle,
+        card_data,
+        surprise,
+        cancelled,
+        raw.get("first_tactics", FIRST_TACTICS),
+        raw.get("second_tactics", SECOND_TACTICS),
+        raw.get("pass_penalty", STANDARD_PENALTY),
     )
 
 

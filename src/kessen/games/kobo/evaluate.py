@@ -37,6 +37,7 @@ from kessen.games.kobo.cards import (
 )
 from kessen.games.kobo.effects import side_seat
 from kessen.games.kobo.heuristic import ExchangeSim, HeuristicPlayer, SimLink, card_def
+from kessen.games.kobo.opening import penalty
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.state import EMPTY, HAND, SLOTS, TDECK, THAND, KoboState
 
@@ -509,7 +510,7 @@ def lean_view(state: KoboState, seat: int) -> Json:
     elif kind == "penalty":
         context = {"left": frame[2]}
     elif kind == "turn_decide":
-        context = {"pass_penalty": state.passes[seat]}
+        context = {"pass_penalty": penalty(state.config.pass_penalty, state.passes[seat] + 1)}
     return {
         "viewer": seat,
         "match": {"game": state.game_no, "wins": state.wins[:]},

@@ -84,6 +84,7 @@ from kessen.games.kobo.moves import (
     distinct_slugs,
     move,
 )
+from kessen.games.kobo.opening import penalty
 from kessen.games.kobo.state import (
     EMPTY,
     EXCLUDED,
@@ -148,9 +149,9 @@ def _apply_turn(state: KoboState, frame: Frame, action: Action) -> None:
 
 
 def _pass_turn(state: KoboState, seat: int) -> None:
-    """Count the pass; from the 2nd pass on, exclude (passes − 1) cards."""
+    """Count the pass and exclude what the schedule asks (the seed's: passes − 1 cards)."""
     state.passes[seat] += 1
-    count = state.passes[seat] - 1
+    count = penalty(state.config.pass_penalty, state.passes[seat])
     _log(state, "pass", seat=seat, passes=state.passes[seat], penalty=count)
     surprise.observe(state, Condition.OPPONENT_PASS, 1 - seat)
     deck = state.zone(seat, TDECK)

@@ -23,8 +23,6 @@ PASS = Action.of("pass")
 USE = Action.of("use")
 DISCARD = Action.of("discard")
 STANDBY_DRAW = 7
-SECOND_PLAYER_TACTICS = 7
-FIRST_PLAYER_TACTICS = 5
 TACTICS_DRAW_AT_MOST = 3
 
 

@@ -14,8 +14,6 @@ from kessen.games.kobo.cards import CardKind, Verb
 from kessen.games.kobo.endings import check_end
 from kessen.games.kobo.flow_common import (
     DISCARD,
-    FIRST_PLAYER_TACTICS,
-    SECOND_PLAYER_TACTICS,
     STANDBY_DRAW,
     USE,
     Prompt,
@@ -87,9 +85,9 @@ def _step_game(state: KoboState, frame: Frame) -> Prompt | None:
     state.stack += [
         ("turn_start",),
         ("end_check",),
-        ("tactics", first, FIRST_PLAYER_TACTICS),
+        ("tactics", first, state.config.first_tactics),
         ("standby", second),
-        ("tactics", second, SECOND_PLAYER_TACTICS),
+        ("tactics", second, state.config.second_tactics),
         ("standby", first),
     ]
     return None

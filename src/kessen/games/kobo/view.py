@@ -13,6 +13,7 @@ from kessen.engine.contract import Json
 from kessen.games.kobo import surprise, text
 from kessen.games.kobo.decks import deck_to_json
 from kessen.games.kobo.effects import side_seat
+from kessen.games.kobo.opening import penalty
 from kessen.games.kobo.option_preview import option_previews
 from kessen.games.kobo.preview import chain_preview, resolution_record
 from kessen.games.kobo.reasons import standby_warning, unplayable_reasons
@@ -174,7 +175,8 @@ def _context(state: KoboState, viewer: int | None, everything: bool, lang: str) 
     if kind == "penalty":
         return {"left": frame[2]}
     if kind == "turn_decide":
-        return {"pass_penalty": state.passes[seat]}
+        # What a pass would exclude now (the seed's schedule: the passes made so far).
+        return {"pass_penalty": penalty(state.config.pass_penalty, state.passes[seat] + 1)}
     if kind == "surprise_offer":
         offer: Json = {
             "condition": frame[2],
@@ -292,6 +294,13 @@ def render(
         ),
         "log": log,
     }
+    if state.config.variant:
+        # The opening switches set away from the standard (public: both players agreed them).
+        out["opening"] = {
+            "first_tactics": state.config.first_tactics,
+            "second_tactics": state.config.second_tactics,
+            "pass_penalty": state.config.pass_penalty,
+        }
     if state.surprise is not None:
         out["surprise"] = {
             "cancelled": state.config.cancelled_surprise,

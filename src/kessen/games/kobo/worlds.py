@@ -54,8 +54,6 @@ from kessen.games.kobo.state import (
     Link,
 )
 
-FIRST_PLAYER_TACTICS = 5
-SECOND_PLAYER_TACTICS = 7
 #: Prompts that belong to the standby phase (the seat's own main standby).
 _STANDBY_PROMPTS = {"standby", "place", "set", "deploy", "deploy_target", "nominate", "blind"}
 
@@ -108,6 +106,7 @@ def _config(view: Json) -> KoboConfig:
         best_of=match["best_of"],
         turn_limit=view["turn_limit"],
         **surprise_worlds.options(view),
+        **view.get("opening", {}),
     )
 
 
@@ -370,10 +369,10 @@ def _standby_prefix(state: KoboState, owner: int) -> list[Frame]:
     frames: list[Frame] = [
         ("turn_start",),
         ("end_check",),
-        ("tactics", first, FIRST_PLAYER_TACTICS),
+        ("tactics", first, state.config.first_tactics),
     ]
     if owner == first:
-        frames += [("standby", second), ("tactics", second, SECOND_PLAYER_TACTICS)]
+        frames += [("standby", second), ("tactics", second, state.config.second_tactics)]
     return frames
 
 
@@ -405,7 +404,8 @@ def _stack(state: KoboState, view: Json) -> list[Frame]:
     if prompt == "tactics":
         frames = [("turn_start",), ("end_check",)]
         if seat != state.first_player:
-            frames += [("tactics", state.first_player, FIRST_PLAYER_TACTICS), ("standby", seat)]
+            opening = ("tactics", state.first_player, state.config.first_tactics)
+            frames += [opening, ("standby", seat)]
         return [*frames, ("tactics", seat, context["left"])]
     if prompt in _STANDBY_PROMPTS:
         owner = 1 - seat if prompt == "blind" else seat
@@ -581,7 +581,8 @@ def _modelled_tactics(state: KoboState, opp: int, rng: random.Random) -> None:
     mine = [c for c in range(len(defs)) if owner[c] == opp and defs[c].kind is CardKind.TACTIC]
     pool = hand + deck
     unseen = set(pool)
-    size = FIRST_PLAYER_TACTICS if state.first_player == opp else SECOND_PLAYER_TACTICS
+    config = state.config
+    size = config.first_tactics if state.first_player == opp else config.second_tactics
     expected = Counter(chosen_hand(tuple(sorted(defs[c].slug for c in mine)), size))
     expected.subtract(defs[c].slug for c in mine if c not in unseen)
     keep: list[int] = []

@@ -87,6 +87,10 @@ const STRINGS = {
     a_sz_set: '「{name}」をサプライズ置場に伏せる', a_sz_clear: 'サプライズ置場の「{name}」をクリア（撤退エリアへ）',
     a_flip: 'フリップ（表にする）', a_decline: '見送る', act_sz_set: 'サプライズ「{name}」を伏せる',
     act_sz_clear: 'サプライズをクリア', act_flip: 'フリップ', act_decline: '見送る',
+    // The opening switches for designers (advanced settings, games/kobo-opening.js).
+    op_title: '開始時のルール（上級・バリアント）', op_standard: '{value}（標準・原案）',
+    op_hint: '戦術手札の枚数とパスのペナルティを変えて試せます。標準以外の値はバリアントで、記録にも残ります。',
+    op_variant: 'バリアント：{names}', op_standard_game: '標準ルール（原案どおり）',
   },
   en: {
     db_kind: 'Kind', db_lv: 'Lv', db_all: 'All', db_search: 'Keyword (name, text)', db_clear_filters: 'Clear filters',
@@ -187,6 +191,10 @@ const STRINGS = {
     a_sz_set: 'Set {name} in the surprise zone', a_sz_clear: 'Clear {name} from the surprise zone (to retreat)',
     a_flip: 'Flip (face up)', a_decline: 'Decline', act_sz_set: 'Set the surprise {name}',
     act_sz_clear: 'Clear the surprise', act_flip: 'Flip', act_decline: 'Decline',
+    // The opening switches for designers (advanced settings, games/kobo-opening.js).
+    op_title: 'Opening rules (advanced, variants)', op_standard: "{value} (standard, the seed's)",
+    op_hint: 'Try other tactics hand sizes and pass penalties. Any value but the standard is a variant, and the record keeps it.',
+    op_variant: 'Variant: {names}', op_standard_game: "Standard rules (the seed's)",
   },
 };
 

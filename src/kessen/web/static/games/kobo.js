@@ -16,6 +16,7 @@ import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver, starterDe
 import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, setHover } from './kobo-ops.js';
 import { deckRef, savedDeckGroup, showSavedDecks, builder as deckBuilder } from './kobo-decks.js';
 import { t } from './kobo-strings.js';
+import { renderOpeningOptions, withOpening } from './kobo-opening.js';
 import { onSurpriseClick, renderSurpriseOption, withSurprise } from './kobo-surprise.js';
 import { hideTutorialOffer, initTutorial, renderCoach, renderTutorialOffer } from './kobo-tutorial.js';
 import { decorateRules } from './kobo-rules-pictures.js';
@@ -142,6 +143,7 @@ function renderStartOptions(box, ctx) {
   const preview = $('#deck-preview');
   if (!preview.hidden && preview.dataset.side) showDeckPreview(Number(preview.dataset.side), true);
   renderSurpriseOption(box, ctx);
+  renderOpeningOptions(box);
   showSavedDecks();
   renderTutorialOffer(); // a first visit is offered the guided match (kobo-tutorial.js)
 }
@@ -268,7 +270,7 @@ export const game = {
   boardClass: '',
   ensureCatalog,
   renderStartOptions,
-  startConfig: (box, ctx) => withSurprise(startConfig(box, ctx)),
+  startConfig: (box, ctx) => withOpening(withSurprise(startConfig(box, ctx))),
   onUnpicked: () => { $('#deck-preview').hidden = true; hideTutorialOffer(); },
   init,
   render,
