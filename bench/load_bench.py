@@ -13,36 +13,46 @@ rounds. The mix, by default the issue's workload of 100 matches:
 
 each kind dealt over the games of ``--rulesets`` in turn (Kōbō as a single game, the others
 with their default configs), the matches started in a shuffled order over ``--ramp`` seconds.
-No request names a seed: the server deals every match. Each person sends from their own
-loopback address (``--addresses``; the server keeps its quotas per address). Every person
-answers each prompt of their own seat with a random legal action (after ``--think`` seconds),
-and the latency of an action is the time from sending it until the view that results from it
-(the next one with another prompt, or none) reaches that person. A match stops at its end, after
-``--max-actions`` actions of its people, or when ``--duration`` seconds of the wave have
-passed (actions already sent are still waited for); a two-person match stopped early is then
-resigned by its first seat (unless ``--no-resign``), so that it ends like a real one. Random
-play ends most games within a minute: a match that ends (or reaches ``--max-actions``) before
-``--duration`` is followed by a new one of its kind (unless ``--once``), so that ``--matches``
-stay live for the whole wave; a place whose match is refused or fails plays no more in it.
+No request names a seed: the server deals every match. Each person sends from their own loopback
+address (``--addresses``; the server keeps its quotas per address). Every person answers each
+prompt of their own seat with a random legal action after a delay drawn uniformly between
+``--think`` and ``--think-max`` seconds (0.2 to 1.0 by default: several times faster than people
+play; ``--think 0 --think-max 0`` answers at once, a test of throughput rather than of latency,
+whose figures are mostly queueing), and the latency of an action is the time from sending it
+until the view that results from it (the next one with another prompt, or none) reaches that
+person. A match stops at its end, after ``--max-actions`` actions of its people, or when
+``--duration`` seconds of the wave have passed (actions already sent are still waited for); a
+match stopped early is then resigned by its first person (unless ``--no-resign``), so that it
+ends like a real one and leaves the server's memory a minute later (an unfinished one would stay
+there for the quarter of an hour the server waits for its players). Random play ends most games
+within a minute: a match that ends (or reaches ``--max-actions``) before ``--duration`` is
+followed by a new one of its kind (unless ``--once``), so that ``--matches`` stay live for the
+whole wave; a place whose match is refused or fails plays no more in it.
 
-Reported per server: the number of actions and their latency (p50/p95/p99/max/mean; overall,
-per group and per kind of match), the matches refused (HTTP 503/429 when creating or joining,
-or a WebSocket the server refused or closed before the first view), the errors (error messages
-during play, dropped connections, stalls, failed requests) with their most common causes, the
-matches finished (and resigned, or cut by the limits), the most matches live at once, and the
-server's resident memory from ``/proc``: before the matches, at its peak, at the end of each wave
-and ``--settle`` seconds later (a finished match leaves the server's memory a minute after its
-end; CPython keeps the freed memory for reuse rather than giving it back to the system, so the
-figure to watch is that a second wave does not add to the first). Lines of the server's log that
-report an error are counted too. After the server has stopped, ``kessen store check`` replays
-every match of its store (with the same revision's code) and the number that replay exactly is
-printed. With ``--spam``, one more client sends undo/redo messages as fast as it can beside them.
+Reported per server: the number of actions and their latency (p50/p95/p99/max/mean; overall, per
+group and per kind of match), the matches refused (HTTP 503/429 when creating or joining, or a
+WebSocket the server refused or closed before the first view), the errors (error messages during
+play, dropped connections, stalls, failed requests) with their most common causes, the matches
+finished (and resigned, or cut by the limits), the most matches live at once, the most sessions
+the server held in memory at once (against its cap, ``limits.MAX_SESSIONS``), the machine's load
+average when the run started and when its play ended, and the server's resident memory from
+``/proc``: before the matches, at its peak, at the end of each wave and ``--settle`` seconds
+later (a finished match leaves the server's memory a minute after its end; CPython keeps the
+freed memory for reuse rather than giving it back to the system, so the figure to watch is that
+a second wave does not add to the first), and that of its COM worker processes at their peak.
+Lines of the server's log that report an error are counted too. After the server has stopped,
+``kessen store check`` replays every match of its store (with the same revision's code) and the
+number that replay exactly is printed. With ``--spam``, one more client sends undo/redo messages
+as fast as it can beside them.
 
 ``--against REV`` runs the same load against the server of another revision (checked out in a
-temporary git worktree) in the same sitting, and prints both side by side.
+temporary git worktree) in the same sitting, and prints both side by side. ``--repeat N`` runs
+each server N times, alternating (REV, this tree, REV, …), and adds the medians over each
+server's runs (``load_report.py``): on a machine others use too, one run says little.
 
     .venv/bin/python bench/load_bench.py                   # the issue's workload, ~2 min of play
     .venv/bin/python bench/load_bench.py --against 8c73ffa
+    .venv/bin/python bench/load_bench.py --against HEAD --repeat 3   # before/after, medians
     .venv/bin/python bench/load_bench.py --matches 6 --two-person 2 --search 1 --duration 20 \\
         --settle 5                                         # a smoke run
     .venv/bin/python bench/load_bench.py --games 50 --waves 2 --settle 90 --spam
@@ -60,20 +70,33 @@ import asyncio
 import contextlib
 import itertools
 import json
+import os
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
-from kessen_server import ROOT, kessen, log_errors, rss, server, worktree
+import pydantic_core
+from kessen_server import ROOT, children, log_errors, rss, server, worktree
+from load_report import (
+    Figures,
+    Tally,
+    check_store,
+    cpu_seconds,
+    kind_rows,
+    machine_busy,
+    median_rows,
+    print_table,
+    sample_peak,
+    sample_sessions,
+)
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
@@ -89,6 +112,11 @@ SLICE = 0.5
 """Seconds one wait for a message lasts before the limits are looked at again."""
 IN_FLIGHT_GRACE = 30.0
 """Seconds an action sent before the end of the wave is still waited for."""
+THINK = (0.2, 1.0)
+"""By default a person answers after 0.2 to 1.0 seconds (uniformly): several times faster than
+people play a card game, so 100 matches load the server more than 100 people would."""
+QUIET = 0.1
+"""A run is quiet when other processes kept at most this share of the machine's cores busy."""
 
 
 class Refused(Exception):
@@ -149,153 +177,7 @@ def group_of(plan: Plan, com: str) -> str:
     return f"vs COM {com}" if plan.opponent == com else "vs COM search"
 
 
-# --- figures -----------------------------------------------------------------------------
-
-
-@dataclass
-class Tally:
-    """What the matches of one kind gave."""
-
-    latencies: list[float] = field(default_factory=list)
-    matches: int = 0
-    refused: int = 0
-    finished: int = 0
-    resigned: int = 0
-    cut: int = 0
-    errors: int = 0
-
-    def add(self, other: Tally) -> None:
-        self.latencies += other.latencies
-        self.matches += other.matches
-        self.refused += other.refused
-        self.finished += other.finished
-        self.resigned += other.resigned
-        self.cut += other.cut
-        self.errors += other.errors
-
-
-def percentile(ordered: list[float], p: float) -> str:
-    """The nearest-rank ``p`` quantile of the sorted seconds ``ordered``, in milliseconds."""
-    if not ordered:
-        return "–"
-    return f"{ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000:.1f}"
-
-
-def latency_cells(latencies: list[float]) -> dict[str, str]:
-    lat = sorted(latencies)
-    return {
-        "actions": str(len(lat)),
-        "p50 ms": percentile(lat, 0.50),
-        "p95 ms": percentile(lat, 0.95),
-        "p99 ms": percentile(lat, 0.99),
-        "max ms": f"{lat[-1] * 1000:.1f}" if lat else "–",
-        "mean ms": f"{statistics.fmean(lat) * 1000:.1f}" if lat else "–",
-    }
-
-
-@dataclass
-class StoreCheck:
-    """What ``kessen store check`` said of the server's store."""
-
-    records: int = 0
-    replayed: int = 0
-    seconds: float = 0.0
-    note: str = ""
-
-
-@dataclass
-class Figures:
-    """What one run measured."""
-
-    label: str
-    kinds: dict[str, Tally] = field(default_factory=dict)
-    groups: dict[str, Tally] = field(default_factory=dict)
-    causes: Counter[str] = field(default_factory=Counter)
-    rss_before: int = 0
-    rss_peak: int = 0
-    rss_end: list[int] = field(default_factory=list)
-    rss_after: list[int] = field(default_factory=list)
-    live: int = 0
-    live_peak: int = 0
-    spam_sent: int = 0
-    seconds: float = 0.0
-    log_errors: int = 0
-    check: StoreCheck = field(default_factory=StoreCheck)
-
-    def tally(self, plan: Plan) -> Tally:
-        return self.kinds.setdefault(plan.kind, Tally())
-
-    def error(self, tally: Tally, cause: str) -> None:
-        tally.errors += 1
-        self.causes[cause] += 1
-
-    def total(self) -> Tally:
-        out = Tally()
-        for tally in self.kinds.values():
-            out.add(tally)
-        return out
-
-    def row(self) -> dict[str, str]:
-        """The figures as printable cells."""
-        total = self.total()
-        check = self.check
-        return {
-            "server": self.label,
-            **latency_cells(total.latencies),
-            "matches": str(total.matches),
-            "refused": str(total.refused),
-            "errors": str(total.errors),
-            "finished": str(total.finished),
-            "resigned": str(total.resigned),
-            "cut": str(total.cut),
-            "live peak": str(self.live_peak),
-            "RSS before MB": f"{self.rss_before / 2**20:.0f}",
-            "RSS peak MB": f"{self.rss_peak / 2**20:.0f}",
-            "RSS end → settled MB": ", ".join(
-                f"{e / 2**20:.0f} → {a / 2**20:.0f}"
-                for e, a in zip(self.rss_end, self.rss_after, strict=False)
-            ),
-            "spam msgs": str(self.spam_sent),
-            "log errors": str(self.log_errors),
-            "replay": f"{check.replayed}/{check.records}"
-            + (f" ({check.note})" if check.note else ""),
-        }
-
-
 # --- the server ----------------------------------------------------------------------------
-
-
-def check_store(src: Path, db: Path) -> StoreCheck:
-    """``kessen store check`` (of the sources in ``src``) over every match of the store ``db``."""
-    out = StoreCheck()
-    start = time.perf_counter()
-    cmd, env = kessen(src, db)
-    listed = subprocess.run(
-        [*cmd, "store", "list", "--db", str(db), "--json", "--limit", str(10**6)],
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if listed.returncode != 0:
-        out.note = f"store list failed: {listed.stderr.strip()[-200:]}"
-        return out
-    ids = [str(json.loads(line)["id"]) for line in listed.stdout.splitlines() if line.strip()]
-    out.records = len(ids)
-    if ids:
-        checked = subprocess.run(
-            [*cmd, "store", "check", "--db", str(db), *ids],
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        out.replayed = checked.stdout.count(": replays exactly")
-        if checked.returncode not in (0, 1):
-            out.note = f"store check failed: {checked.stderr.strip()[-200:]}"
-        elif out.replayed < out.records:
-            bad = [ln for ln in checked.stdout.splitlines() if ln and "replays exactly" not in ln]
-            out.note = "; ".join(bad[:3])[:300]
-    out.seconds = time.perf_counter() - start
-    return out
 
 
 @dataclass(frozen=True)
@@ -307,6 +189,7 @@ class Load:
     max_actions: int
     duration: float
     think: float
+    think_max: float
     stall: float
     ramp: float
     spam: int
@@ -329,6 +212,8 @@ class Limits:
     deadline: float | None
     """``time.monotonic()`` after which no action is sent; None: none."""
     think: float
+    think_max: float
+    """A person answers after a uniformly random delay between these two (seconds)."""
     stall: float
 
     def over(self) -> bool:
@@ -399,10 +284,12 @@ async def create(url: str, plan: Plan, locals_: list[str | None]) -> list[dict[s
 
 async def receive(ws: ClientConnection, seconds: float) -> dict[str, Any] | None:
     """The next message, or None if none comes within ``seconds`` (cancelling a wait on a
-    websockets connection loses no message)."""
+    websockets connection loses no message). Parsed by pydantic-core's reader, a third faster
+    than the standard library's on a view: this one process reads the views of every person,
+    and the time it spends reading one delays the next one's arrival as it measures it."""
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(max(seconds, 0.0)):
-            message: dict[str, Any] = json.loads(await ws.recv())
+            message: dict[str, Any] = pydantic_core.from_json(await ws.recv())
             return message
     return None
 
@@ -458,8 +345,8 @@ async def _play_seat(
                 match.stopped = True
                 return
             match.actions += 1
-            if limits.think:
-                await asyncio.sleep(limits.think)
+            if limits.think_max > 0:
+                await asyncio.sleep(rng.uniform(limits.think, limits.think_max))
             action = rng.choice(pending["legal"])
             act = {"type": "act", "prompt_id": pending["prompt_id"], "action": action}
             sent = time.perf_counter()
@@ -543,7 +430,7 @@ async def play_match(
     """One match of ``plan``'s kind played by ``people`` (their addresses), its figures added
     to its kind's tally; True if it was played (to its end or to a limit), False if it was
     refused or failed."""
-    tally = figures.tally(plan)
+    tally = figures.tally(plan.kind)
     match = Match(plan, tally)
     try:
         seats = await create(url, plan, people)
@@ -578,7 +465,7 @@ async def play_match(
                         raise outcome
                 if match.over:
                     tally.finished += 1
-                elif plan.two and resign_cut and await resign(sockets[0], limits):
+                elif resign_cut and await resign(sockets[0], limits):
                     tally.resigned += 1
                 else:
                     tally.cut += 1
@@ -623,29 +510,26 @@ async def spam_undo(url: str, count: int, figures: Figures, local: str | None) -
                     await ws.recv()
 
 
-async def sample_peak(pid: int, figures: Figures, stop: asyncio.Event) -> None:
-    while not stop.is_set():
-        figures.rss_peak = max(figures.rss_peak, rss(pid))
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(0.1):
-                await stop.wait()
-
-
 async def run_load(url: str, pid: int, load: Load, label: str) -> Figures:
     """``load.waves`` times: the matches of ``load.plans`` at once (and the spammer), then
     ``load.settle`` seconds of rest before the memory is read again."""
     figures = Figures(label)
     for plan in load.plans:
-        figures.tally(plan)
+        figures.tally(plan.kind)
     figures.rss_before = rss(pid)
+    figures.load = (os.getloadavg()[0], 0.0)
+    cpu = (cpu_seconds(pid), time.process_time(), machine_busy(), time.monotonic())
     stop = asyncio.Event()
-    sampler = asyncio.create_task(sample_peak(pid, figures, stop))
+    samplers = [
+        asyncio.create_task(sample_peak(pid, figures, stop)),
+        asyncio.create_task(sample_sessions(url, figures, stop)),
+    ]
     start = time.perf_counter()
     count = len(load.plans)
     for wave in range(load.waves):
         begun = time.monotonic()
         deadline = begun + load.duration if load.duration > 0 else None
-        limits = Limits(load.max_actions, deadline, load.think, load.stall)
+        limits = Limits(load.max_actions, deadline, load.think, load.think_max, load.stall)
         jobs = [
             play_slot(url, plan, limits, load.ramp * plan.index / count, figures, load, wave)
             for plan in load.plans
@@ -663,11 +547,19 @@ async def run_load(url: str, pid: int, load: Load, label: str) -> Figures:
             flush=True,
         )
         figures.rss_end.append(rss(pid))
+        figures.load = (figures.load[0], os.getloadavg()[0])
+        if wave == load.waves - 1:  # the work of the waves (and of the settles between them)
+            figures.cpu_server = cpu_seconds(pid) - cpu[0]
+            figures.cpu_workers = sum(cpu_seconds(c) for c in children(pid))
+            figures.cpu_client = time.process_time() - cpu[1]
+            ours = figures.cpu_server + figures.cpu_workers + figures.cpu_client
+            capacity = (time.monotonic() - cpu[3]) * (os.cpu_count() or 1)
+            figures.others = max(0.0, machine_busy() - cpu[2] - ours) / capacity
         await asyncio.sleep(load.settle)
         figures.rss_after.append(rss(pid))
     figures.seconds = time.perf_counter() - start
     stop.set()
-    await sampler
+    await asyncio.gather(*samplers)
     for plan in load.plans:
         figures.groups.setdefault(group_of(plan, load.com), Tally())
     for kind, tally in figures.kinds.items():
@@ -677,38 +569,6 @@ async def run_load(url: str, pid: int, load: Load, label: str) -> Figures:
 
 
 # --- the sitting ---------------------------------------------------------------------------
-
-
-def print_table(rows: list[dict[str, str]]) -> None:
-    keys = list(rows[0])
-    print("| " + " | ".join(keys) + " |")
-    print("|" + "|".join("---" for _ in keys) + "|")
-    for row in rows:
-        print("| " + " | ".join(row[k] for k in keys) + " |")
-
-
-def kind_rows(runs: list[Figures]) -> list[dict[str, str]]:
-    """Latency and outcome per group and per kind of match, for every server."""
-    rows = []
-    for figures in runs:
-        named = [("all", figures.total())]
-        named += sorted(figures.groups.items())
-        named += sorted(figures.kinds.items())
-        for name, tally in named:
-            rows.append(
-                {
-                    "server": figures.label,
-                    "matches of": name,
-                    **latency_cells(tally.latencies),
-                    "matches": str(tally.matches),
-                    "refused": str(tally.refused),
-                    "errors": str(tally.errors),
-                    "finished": str(tally.finished),
-                    "resigned": str(tally.resigned),
-                    "cut": str(tally.cut),
-                }
-            )
-    return rows
 
 
 class Help(argparse.ArgumentDefaultsHelpFormatter):
@@ -758,7 +618,19 @@ def parse_args() -> argparse.Namespace:
         help="actions of its people per match at most",
     )
     play.add_argument("--pace", type=float, default=0.05, help="COM's seconds per action")
-    play.add_argument("--think", type=float, default=0.0, help="a person's seconds per answer")
+    play.add_argument(
+        "--think",
+        type=float,
+        default=THINK[0],
+        help="the least seconds a person takes to answer",
+    )
+    play.add_argument(
+        "--think-max",
+        type=float,
+        default=THINK[1],
+        help="the most seconds a person takes to answer (each answer uniformly in between; "
+        "0 0: at once, the former benchmark's stress)",
+    )
     play.add_argument("--ramp", type=float, default=0.0, help="seconds over which matches start")
     play.add_argument(
         "--stall", type=float, default=60.0, help="seconds without a view that count as an error"
@@ -767,7 +639,8 @@ def parse_args() -> argparse.Namespace:
         "--no-resign",
         dest="resign",
         action="store_false",
-        help="leave two-person matches cut by the limits open instead of resigning them",
+        help="leave matches cut by the limits open instead of resigning them (an unfinished "
+        "match stays in the server's memory until it is abandoned, 15 minutes later)",
     )
     play.add_argument(
         "--once",
@@ -777,7 +650,7 @@ def parse_args() -> argparse.Namespace:
         "followed by another of its kind, so that --matches stay live the whole time",
     )
     play.add_argument("--waves", type=int, default=1, help="rounds of matches, each settled")
-    play.add_argument("--settle", type=float, default=70.0, help="seconds before 'settled'")
+    play.add_argument("--settle", type=float, default=80.0, help="seconds before 'settled'")
     play.add_argument(
         "--addresses",
         type=int,
@@ -791,14 +664,25 @@ def parse_args() -> argparse.Namespace:
     extra.add_argument("--spam-count", type=int, default=2000)
     extra.add_argument("--no-check", dest="check", action="store_false", help="skip store check")
     extra.add_argument("--against", help="also run the server of this git revision")
+    extra.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run each server this many times, alternating, and print the medians",
+    )
     args = parser.parse_args()
     if args.games is not None:
         args.matches, args.two_person, args.search = args.games, 0, 0
         args.rulesets, args.duration = "kobo", 0.0
+        args.think = args.think_max = 0.0
     if min(args.matches, args.two_person, args.search) < 0 or (
         args.two_person + args.search > args.matches
     ):
         parser.error("--two-person and --search are shares of --matches")
+    if not 0 <= args.think <= args.think_max:
+        parser.error("--think is at least 0 and at most --think-max")
+    if args.repeat < 1:
+        parser.error("--repeat is at least 1")
     unknown = set(args.rulesets.split(",")) - set(RULESETS)
     if unknown:
         parser.error(f"unknown rulesets {sorted(unknown)}; known: {', '.join(RULESETS)}")
@@ -811,10 +695,33 @@ def describe(args: argparse.Namespace, load: Load) -> str:
     limit = f"{args.duration:g} s" if args.duration > 0 else "no time limit"
     return (
         f"{args.waves} wave(s) of {len(load.plans)} concurrent matches ({kinds}); COM pace "
-        f"{args.pace} s, people think {args.think} s, {limit} and at most {args.max_actions} "
+        f"{args.pace} s, people think {args.think:g}–{args.think_max:g} s, {limit} and at most "
+        f"{args.max_actions} "
         f"actions of people per match, started over {args.ramp:g} s, settled {args.settle:g} s"
         f"{'; one client spamming undo/redo' if load.spam else ''}"
     )
+
+
+def one_run(label: str, src: Path, tmp: Path, args: argparse.Namespace, load: Load) -> Figures:
+    """One run of ``load`` against a fresh server of the sources in ``src`` (its store and log
+    in the new directory ``tmp``), its store checked after it stopped."""
+    tmp.mkdir()
+    db, log = tmp / "store.db", tmp / "server.log"
+    with server(src, db, log, "--pace", str(args.pace)) as (url, pid):
+        time.sleep(1.0)
+        figures = asyncio.run(run_load(url, pid, load, label))
+    figures.log_errors = log_errors(log)
+    if args.check:
+        figures.check = check_store(src, db)
+    else:
+        figures.check.note = "not checked"
+    print(
+        f"{label}: {figures.seconds:.1f} s of load (load average {figures.load[0]:.2f} → "
+        f"{figures.load[1]:.2f}), store check {figures.check.seconds:.1f} s",
+        file=sys.stderr,
+        flush=True,
+    )
+    return figures
 
 
 def main() -> None:
@@ -833,6 +740,7 @@ def main() -> None:
         max_actions=args.max_actions,
         duration=args.duration,
         think=args.think,
+        think_max=args.think_max,
         stall=args.stall,
         ramp=args.ramp,
         spam=args.spam_count if args.spam else 0,
@@ -850,28 +758,21 @@ def main() -> None:
             old = worktree(args.against, tmp)
             trees.insert(0, (args.against, old / "src"))
         runs: list[Figures] = []
-        for number, (label, src) in enumerate(trees):
-            db, log = tmp / f"store-{number}.db", tmp / f"server-{number}.log"
-            with server(src, db, log, "--pace", str(args.pace)) as (url, pid):
-                time.sleep(1.0)
-                figures = asyncio.run(run_load(url, pid, load, label))
-            figures.log_errors = log_errors(log)
-            if args.check:
-                figures.check = check_store(src, db)
-            else:
-                figures.check.note = "not checked"
-            runs.append(figures)
-            print(
-                f"{label}: {figures.seconds:.1f} s of load, store check "
-                f"{figures.check.seconds:.1f} s",
-                file=sys.stderr,
-                flush=True,
-            )
+        for number, (label, src) in enumerate(trees * args.repeat):
+            runs.append(one_run(label, src, tmp / str(number), args, load))
         print(describe(args, load))
         print()
         print_table([figures.row() for figures in runs])
-        print()
-        print_table(kind_rows(runs))
+        if args.repeat > 1:
+            print("\nMedians over the runs of each server\n")
+            print_table(median_rows(runs))
+            quiet = [f for f in runs if f.others <= QUIET]
+            if quiet and len(quiet) < len(runs):
+                print(f"\nMedians over the runs while other processes kept ≤ {QUIET:.0%} busy\n")
+                print_table(median_rows(quiet))
+        else:
+            print()
+            print_table(kind_rows(runs))
         for figures in runs:
             if figures.causes:
                 print(f"\n{figures.label}: refusals and errors by cause")

@@ -4,16 +4,17 @@ The server asks :func:`kessen.engine.undo.teaches` once for every decision of a 
 verdict is kept per transition). This script plays seeded games of uniformly random choices on
 each ruleset and times, on every decision of either seat, side by side:
 
-- ``sampled, 3 worlds (before)``: the rule as it was: random outcome, reveals, then the
-  decision replayed in 3 worlds redealt by ``resample_hidden``, whole views compared;
-- ``exact test alone``: ``shows_new_card``, the seat's ``known_cards`` before and after
-  compared (its verdict column counts only the cards shown, not random outcomes);
-- ``exact + 1 world (now)``: ``teaches`` as it is: random outcome, reveals, the exact test,
-  then the second line (1 world, decision views compared) when the exact test found nothing.
+- ``sampled, 3 worlds (first)``: the first rule: random outcome, reveals, then the decision
+  replayed in 3 worlds redealt by ``resample_hidden``, whole views compared;
+- ``exact + 1 world (second)``: the second rule: random outcome, reveals, the exact test
+  (``shows_new_card``: the seat's ``known_cards`` before and after), then one world, decision
+  views compared, when the exact test found nothing;
+- ``exact (now)``: ``teaches`` as it is: random outcome, reveals, the exact test; no world.
 
-It also counts the verdicts: decisions found to teach something, and those on which the two
-rules disagree (``now only``: refused now, let through by the sampled check, a card drawn that
-the three worlds happened to agree on; ``before only`` should stay 0).
+It also counts the verdicts: decisions found to teach something, and those on which the rules
+disagree. Against the second rule both counts should stay 0 (the world never added a verdict);
+against the first, ``now only`` counts the draws its three worlds happened to agree on, and
+``first only`` should stay 0.
 
     .venv/bin/python bench/undo_bench.py                   # 4 games per ruleset
     .venv/bin/python bench/undo_bench.py --games 8 --repeat 5 --rulesets kobo
@@ -35,9 +36,9 @@ from typing import Any
 
 from kessen.engine import registry
 from kessen.engine.action import Action
-from kessen.engine.contract import GameState
+from kessen.engine.contract import GameState, RulesError
 from kessen.engine.log import NOBODY
-from kessen.engine.undo import WORLDS, differs_in_worlds, shows_new_card, teaches
+from kessen.engine.undo import WORLDS, differs_in_worlds, teaches
 
 CONFIGS: dict[str, dict[str, Any]] = {
     "kobo": {"decks": ["vanguard", "tempo"], "best_of": 1},
@@ -57,15 +58,23 @@ def sampled_teaches(before: GameState, action: Action, after: GameState, seat: i
     return differs_in_worlds(before, action, after, seat, WORLDS)
 
 
-def exact_only(before: GameState, action: Action, after: GameState, seat: int) -> bool:
-    """The exact test alone."""
-    return bool(shows_new_card(before, after, seat))
+def second_rule(before: GameState, action: Action, after: GameState, seat: int) -> bool:
+    """The second rule: the exact test, then one world redealt, decision views compared."""
+    if teaches(before, action, after, seat):
+        return True
+    world = before.resample_hidden(seat, 7919 * len(before.log_events()) + 1)
+    try:
+        world.apply(action)
+    except RulesError:
+        return True
+    return bool(world.decision_view(seat) != after.decision_view(seat))
 
 
+FIRST, SECOND, NOW = "sampled, 3 worlds (first)", "exact + 1 world (second)", "exact (now)"
 METHODS: dict[str, Callable[[GameState, Action, GameState, int], bool]] = {
-    "sampled, 3 worlds (before)": sampled_teaches,
-    "exact test alone": exact_only,
-    "exact + 1 world (now)": teaches,
+    FIRST: sampled_teaches,
+    SECOND: second_rule,
+    NOW: teaches,
 }
 
 
@@ -109,7 +118,7 @@ def measure(ruleset: str, steps: list[Step], repeat: int) -> None:
             cost, verdict = timed(partial(method, before, action, after, seat), repeat)
             costs[name].append(cost)
             verdicts[name].append(verdict)
-    base = statistics.mean(costs["sampled, 3 worlds (before)"])
+    base = statistics.mean(costs[FIRST])
     for name in METHODS:
         values = sorted(costs[name])
         mean = statistics.mean(values)
@@ -118,11 +127,16 @@ def measure(ruleset: str, steps: list[Step], repeat: int) -> None:
             f"| {ruleset} | {name} | {len(values)} | {mean:.0f} | {statistics.median(values):.0f} "
             f"| {p95:.0f} | {mean / base:.2f} | {sum(verdicts[name])} |"
         )
-    before_rule = verdicts["sampled, 3 worlds (before)"]
-    now_rule = verdicts["exact + 1 world (now)"]
-    now_only = sum(1 for b, n in zip(before_rule, now_rule, strict=True) if n and not b)
-    before_only = sum(1 for b, n in zip(before_rule, now_rule, strict=True) if b and not n)
-    print(f"| {ruleset} | verdicts differ: now only {now_only}, before only {before_only} |||||||")
+    now_rule = verdicts[NOW]
+    for other in (SECOND, FIRST):
+        rule = verdicts[other]
+        now_only = sum(1 for b, n in zip(rule, now_rule, strict=True) if n and not b)
+        other_only = sum(1 for b, n in zip(rule, now_rule, strict=True) if b and not n)
+        name = other.split("(")[1].rstrip(")")
+        print(
+            f"| {ruleset} | verdicts differ from the {name} rule: now only {now_only}, "
+            f"{name} only {other_only} |||||||"
+        )
 
 
 def main() -> None:
@@ -134,7 +148,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="calls per decision and method")
     parser.add_argument("--rulesets", default="kobo,twgp,maken", help="comma-separated names")
     args = parser.parse_args()
-    print("| ruleset | method | decisions | mean µs | median µs | p95 µs | × before | teach |")
+    print("| ruleset | method | decisions | mean µs | median µs | p95 µs | × first | teach |")
     print("|---|---|---|---|---|---|---|---|")
     for ruleset in args.rulesets.split(","):
         steps = decisions(ruleset, args.games, args.seed, args.limit)

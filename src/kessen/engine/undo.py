@@ -9,24 +9,26 @@ seat may take back a run of its own decisions only while none of them taught it 
 - no decision of another seat came in between;
 - no random outcome happened (the state's :meth:`~GameState.chance_marker` did not move);
 - no hidden card of another seat was shown (a log event that ``reveals`` it);
-- no card hidden from the seat showed in its own view. The exact test compares the cards whose
+- no card hidden from the seat showed in its own view. The test compares the cards whose
   identity the seat's view shows before and after the decision
   (:meth:`~GameState.known_cards`): a card that joins them (drawn from a deck whose order the
   seat does not know, an opponent's card turned up) taught the seat something, however few
   cards it could have been; a card the seat already saw that only moves (set face down from
-  its own hand, played, discarded) did not;
-- nothing else hidden showed: replayed in another world consistent with what the seat knew
-  before (:meth:`~GameState.resample_hidden`), the decision gives the seat the same view (the
-  same :meth:`~GameState.decision_view`, which holds everything the view holds but the aids
-  drawn for people from it). This sampled check is the second line behind the exact test, in
-  :data:`CHECK_WORLDS` world, for what is not a card (a count, a prompt, a legality that would
-  depend on hidden cards). A ruleset that does not list the cards its view shows gets only the
-  sampled check, on whole views in :data:`WORLDS` worlds (a draw from ``k`` distinct cards
-  escapes it with probability ``(1/k)**WORLDS``).
+  its own hand, played, discarded) did not.
 
-Both tests keep the rule game-agnostic: a ruleset lists what its view shows and redeals
-correctly what a seat cannot see, which its leak tests already demand. The verdict is cheap
-(:file:`bench/undo_bench.py`): the server asks it after every decision of a person.
+That is the whole test, and it is exact: no world is replayed. It holds because every ruleset
+keeps one promise, which its leak tests and :file:`tests/test_undo_property.py` check: what a
+seat sees besides card identities (counts, the prompt and its legal actions, whose turn it is)
+follows from what it saw before and what it decided, unless a random outcome, a reveal or a
+card joining its view came in between. A ruleset that does not list the cards its view shows
+(:meth:`~GameState.known_cards` is ``None``) gets the sampled check instead: the decision
+replayed in :data:`WORLDS` other worlds consistent with what the seat knew before
+(:meth:`~GameState.resample_hidden`), whole views compared (a draw from ``k`` distinct cards
+escapes it with probability ``(1/k)**WORLDS``).
+
+The rule stays game-agnostic (a ruleset lists what its view shows), and its verdict costs two
+lists of seen cards, tens of microseconds (:file:`bench/undo_bench.py`): the server asks it
+after every decision of a person.
 """
 
 from __future__ import annotations
@@ -41,9 +43,7 @@ from kessen.engine.log import NOBODY
 
 WORLDS: Final = 3
 """How many other worlds a decision is replayed in when its ruleset does not list the cards a
-seat sees (:meth:`~GameState.known_cards` is ``None``): the sampled check is the only one."""
-CHECK_WORLDS: Final = 1
-"""How many other worlds a decision is replayed in behind the exact test (the second line)."""
+seat sees (:meth:`~GameState.known_cards` is ``None``): the sampled check."""
 
 BlockCode = Literal["nothing", "over", "opponent", "learned"]
 
@@ -86,24 +86,15 @@ def shows_new_card(before: GameState, after: GameState, seat: int) -> bool | Non
 
 
 def differs_in_worlds(
-    before: GameState,
-    action: Action,
-    after: GameState,
-    seat: int,
-    worlds: int,
-    decision: bool = False,
+    before: GameState, action: Action, after: GameState, seat: int, worlds: int
 ) -> bool:
     """Whether ``action`` gives ``seat`` another view in one of ``worlds`` worlds redealt from
-    ``before`` as ``seat`` saw it (or is illegal there) than it did in the game; ``decision``
-    compares the cheaper :meth:`~GameState.decision_view` instead of the whole view.
-    Deterministic: the worlds are seeded by the step."""
+    ``before`` as ``seat`` saw it (or is illegal there) than it did in the game: the sampled
+    check of a ruleset that does not list the cards a seat sees. Deterministic: the worlds are
+    seeded by the step."""
     if worlds <= 0:
         return False
-
-    def look(state: GameState) -> Json:
-        return state.decision_view(seat) if decision else state.view(seat)
-
-    seen = look(after)
+    seen: Json = after.view(seat)
     step = len(before.log_events())
     for world_seed in range(worlds):
         world = before.resample_hidden(seat, 7919 * step + world_seed + 1)
@@ -111,14 +102,16 @@ def differs_in_worlds(
             world.apply(action)
         except RulesError:
             return True  # the decision depended on something hidden: it says something
-        if look(world) != seen:
+        if world.view(seat) != seen:
             return True
     return False
 
 
 def teaches(before: GameState, action: Action, after: GameState, seat: int) -> bool:
     """Whether ``seat`` learned something new when its own ``action`` took ``before`` to
-    ``after`` (see the module docstring). Deterministic: the worlds are seeded by the step."""
+    ``after`` (see the module docstring): a random outcome, a reveal, or a card joining the
+    ones its view shows. Deterministic (a ruleset without :meth:`~GameState.known_cards`: its
+    sampled worlds are seeded by the step)."""
     if before.chance_marker() != after.chance_marker():
         return True
     for event in after.log_events()[len(before.log_events()) :]:
@@ -127,7 +120,7 @@ def teaches(before: GameState, action: Action, after: GameState, seat: int) -> b
     shown = shows_new_card(before, after, seat)
     if shown is None:  # the ruleset does not list what its view shows: sample only
         return differs_in_worlds(before, action, after, seat, WORLDS)
-    return shown or differs_in_worlds(before, action, after, seat, CHECK_WORLDS, decision=True)
+    return shown
 
 
 class UndoRule:

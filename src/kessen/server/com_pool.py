@@ -1,21 +1,28 @@
 """COM's thinking for every session of a server: a fair queue in front of a few workers.
 
-A COM decision (:func:`~kessen.server.session.com_choice`: the seat's own view, the legal
-actions, the level and a seed in; an action and its explanation out) is the one long piece of
-work a server does. Left to a thread each, twelve COM-vs-COM matches of the strongest level
-would share the interpreter with the one person waiting for COM's answer, and that person would
-wait for all of them. Instead:
+A COM decision (:func:`~kessen.server.session.com_choice`: the seat's own decision view, the
+legal actions, the level, which fixes its budget, and a seed in; an action and its explanation
+out) is the one long piece of work a server does. Left to a thread each, twelve COM-vs-COM
+matches of the strongest level would share the interpreter with the one person waiting for
+COM's answer, and that person would wait for all of them. Instead:
 
-- At most ``workers`` decisions run at once (by default one per core), in worker processes when
-  the server asks for them (``kessen play`` does: the search then never holds the event loop's
-  interpreter), else in threads. The quick levels (:data:`QUICK_LEVELS`) always think in a
-  thread: for them the trip to a process costs more than the thinking.
+- A search level's decision runs in a worker process when the server asks for them (``kessen
+  play`` does), at most ``workers`` at once (by default one per core). The workers think at a
+  lower CPU priority (:data:`WORKER_NICENESS`) than the server: on a machine whose cores they
+  fill, the event loop still gets a core the moment a person's action arrives, and COM thinks
+  in what is left. Without processes (tests, an embedded server) it runs in a thread.
+- The quick levels (:data:`QUICK_LEVELS`: a tenth of a millisecond to a few) decide on the
+  event loop itself, at once: neither a trip to a process nor a thread's hand-overs of the
+  interpreter lock cost less than their thinking, and they never wait behind a search.
 - Waiting decisions are served by priority, then in arrival order: a decision a person waits
   for (a match against COM) goes before one only spectators watch (COM against COM). Each
   session has at most one decision in the queue (its COM task waits for the answer), so one
   session delays another by at most the decisions already running.
 - A worker process that dies is replaced, and the decision is made again in a thread: COM
   always answers.
+
+The same seed and level give the same decision wherever it is made (a process, a thread, the
+loop): the player is built afresh from them for every decision.
 """
 
 from __future__ import annotations
@@ -42,9 +49,13 @@ PERSON_WAITS: Final = 0
 """Priority of a decision a person waits for (served first)."""
 ONLY_WATCHED: Final = 1
 """Priority of a decision of COM against COM."""
-QUICK_LEVELS: Final = frozenset({"random", "heuristic"})
-"""Levels that answer in about a millisecond: a worker process would cost them more (the view
-pickled there and back) than it saves, so they think in a thread even with processes on."""
+QUICK_LEVELS: Final = frozenset({"random", "heuristic", "tutorial"})
+"""Levels that answer in well under a millisecond (Maken's heuristic, the slowest, 0.3 ms on
+average): they decide on the event loop, where a worker process would cost them more (the view
+pickled there and back) and a thread more again (the interpreter lock handed over and back)."""
+WORKER_NICENESS: Final = 10
+"""How much lower the worker processes' CPU priority is than the server's (``nice``): at 10 a
+busy worker gets about a tenth of a core that the server's event loop also wants."""
 
 _log = logging.getLogger(__name__)
 
@@ -59,9 +70,12 @@ def decide(
     return action, candidates_json(why)
 
 
-def _watch_parent(parent: int) -> None:
-    """In a worker: leave as soon as the server that started it is gone (a server killed
-    without its shutdown must not leave its workers behind)."""
+def _start_worker(parent: int) -> None:
+    """In a new worker: think at a lower CPU priority than the server, and leave as soon as the
+    server that started it is gone (a server killed without its shutdown must not leave its
+    workers behind)."""
+    with contextlib.suppress(OSError, AttributeError):  # not on every platform
+        os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -93,12 +107,13 @@ class ComPool:
     async def choose(
         self, priority: int, ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
     ) -> tuple[Action, Any]:
-        """COM ``level``'s action for ``view`` once a worker is free for it (by ``priority``,
-        then in arrival order)."""
+        """COM ``level``'s action for ``view``: a quick level's at once, on the loop; a search
+        level's once a worker is free for it (by ``priority``, then in arrival order)."""
+        if level in QUICK_LEVELS:
+            return decide(ruleset, level, seed, view, legal)
         await self._admit(priority)
         try:
-            far = self.processes and level not in QUICK_LEVELS
-            return await self._run(far, decide, ruleset, level, seed, view, legal)
+            return await self._run(self.processes, decide, ruleset, level, seed, view, legal)
         finally:
             self._release()
 
@@ -152,7 +167,7 @@ class ComPool:
             self._executor = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=context,
-                initializer=_watch_parent,
+                initializer=_start_worker,
                 initargs=(os.getpid(),),
             )
         return self._executor

@@ -2,10 +2,13 @@
 
 Every change to a session and every view of it is made under the session's own
 ``asyncio.Lock``. The short work (a person's action, undo and redo, applying COM's move,
-computing the views sent out: milliseconds each) runs on the event loop, where a worker thread
-would only add hand-overs of the interpreter lock to every action; the one long piece of work,
-COM's thinking, runs in a worker thread outside the lock (from its own view), so it never
-delays another game, nor a person's ping or reload.
+computing the views sent out, a quick COM's decision: a millisecond or so each) runs on the
+event loop, where a worker thread would only add hand-overs of the interpreter lock to every
+action; the one long piece of work, a search COM's thinking, goes outside the lock (from its
+own view) to :mod:`kessen.server.com_pool`'s worker processes, so it never delays another game,
+nor a person's ping or reload. No thread of the server holds the interpreter for long: what
+leaves memory is collected on the loop in small steps while games are played, and in full
+only when none is (:meth:`Hub.sweeper`).
 
 At most :data:`~kessen.server.limits.MAX_SESSIONS` sessions live at once. A finished session
 (its live state has an outcome) leaves memory :data:`~kessen.server.limits.EVICT_AFTER`
@@ -235,7 +238,7 @@ class Hub:
         return self.locks.get(session.id) or asyncio.Lock()
 
     async def view(self, session: Session, client: Client) -> Json:
-        """``client``'s own view of the session (computed in a worker thread)."""
+        """``client``'s own view of the session."""
         async with self.lock(session):
             return session.view_for(client.seat, client.lang, client.show_all)
 
@@ -435,7 +438,9 @@ class Hub:
     async def sweeper(self) -> None:
         """Sweep now and then, for as long as the server runs (a failure is logged, and the
         next sweep comes all the same). Once the sessions that left memory are many, what
-        they held goes back to the system (:func:`release_memory`)."""
+        they held goes back to the system (:func:`release_memory`): while games are played,
+        only after a collection of the young generations (a fraction of a millisecond; a full
+        one pauses every game for tens of milliseconds); once none is, after a full one."""
         every = max(0.05, min(self.evict_after / 4, self.idle_after / 4, 30.0))
         gone = 0
         while True:
@@ -444,6 +449,7 @@ class Hub:
                 gone += len(self.sweep())
                 if gone >= RELEASE_AFTER or (gone and not self.sessions):
                     gone = 0
+                    gc.collect(2 if not self.sessions else 1)
                     await asyncio.to_thread(release_memory)
             except Exception:
                 _log.exception("sweeping the sessions failed")
@@ -473,10 +479,11 @@ async def _close(ws: WebSocket, message: Any) -> None:
 
 
 def release_memory() -> None:
-    """Give the memory of sessions that left back to the system: a full collection, then
-    glibc's ``malloc_trim`` where there is one (CPython keeps freed memory for reuse, so a
-    server that once held many games would otherwise keep their size for ever)."""
-    gc.collect()
+    """Give the freed memory of sessions that left back to the system: glibc's ``malloc_trim``
+    where there is one (CPython keeps freed memory for reuse, so a server that once held many
+    games would otherwise keep their size for ever). It runs in a thread without holding the
+    interpreter (a foreign call); the collection that frees cycles comes before, on the loop
+    (:meth:`Hub.sweeper`)."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
 

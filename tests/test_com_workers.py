@@ -1,0 +1,145 @@
+"""COM's thinking off the event loop: a search level decides in a worker process exactly as it
+would in the server's own process (same seed and level, hence the same budget: the same action
+and the same explanation), in all three games; a quick level decides on the loop at once, never
+behind a search; the workers think at a lower CPU priority than the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from typing import Any
+
+import pytest
+
+from kessen.engine import registry
+from kessen.engine.action import Action
+from kessen.engine.contract import Json
+from kessen.server.com_pool import (
+    ONLY_WATCHED,
+    PERSON_WAITS,
+    QUICK_LEVELS,
+    WORKER_NICENESS,
+    ComPool,
+    decide,
+)
+from kessen.server.session import candidates_json, com_choice
+
+CONFIGS: dict[str, dict[str, Any]] = {
+    "kobo": {"decks": ["vanguard", "tempo"], "best_of": 1},
+    "twgp": {},
+    "maken": {},
+}
+SEARCH = ("ismcts-easy", "ismcts-normal")
+
+
+def positions(ruleset: str, count: int, start: int = 0) -> list[tuple[Json, list[Action]]]:
+    """``count`` decisions with a real choice from a seeded random game of ``ruleset`` (every
+    fifth step from ``start`` on): the deciding seat's decision view and the legal actions."""
+    rules = registry.get(ruleset)
+    state = rules.new_game({**rules.default_config, **CONFIGS[ruleset]}, 17)
+    rng = random.Random(17)
+    out: list[tuple[Json, list[Action]]] = []
+    for step in range(600):
+        pending = state.pending
+        if pending is None or len(out) == count:
+            break
+        legal = state.legal_actions()
+        if len(legal) > 1 and step >= start and step % 5 == 0:
+            out.append((state.decision_view(pending.seat), legal))
+        state = state.clone()
+        state.apply(rng.choice(legal))
+    assert len(out) == count
+    return out
+
+
+Job = tuple[str, str, int, Json, list[Action]]
+
+
+def searched(ruleset: str, level: str, count: int) -> list[tuple[Job, tuple[Action, Any]]]:
+    """``count`` decisions of ``level`` in mid-game positions that it searched (its
+    explanation counts visits: not a rule's shortcut), each with the answer this process
+    gives."""
+    out: list[tuple[Job, tuple[Action, Any]]] = []
+    for seed, (view, legal) in enumerate(positions(ruleset, 12, start=20)):
+        job = (ruleset, level, seed, view, legal)
+        action, why = com_choice(*job)
+        if any(c["visits"] for c in candidates_json(why) or []):
+            out.append((job, (action, candidates_json(why))))
+        if len(out) == count:
+            return out
+    raise AssertionError(f"{level} searched fewer than {count} of the positions of {ruleset}")
+
+
+def test_a_search_decides_in_a_worker_process_as_in_the_server_process() -> None:
+    expected = [
+        pair
+        for ruleset in sorted(CONFIGS)
+        for level in SEARCH
+        for pair in searched(ruleset, level, 2)
+    ]
+
+    async def far() -> list[tuple[Action, Any]]:
+        pool = ComPool(workers=2, processes=True)
+        try:
+            return list(
+                await asyncio.gather(*(pool.choose(PERSON_WAITS, *job) for job, _ in expected))
+            )
+        finally:
+            pool.close()
+
+    answers = asyncio.run(far())
+    for (job, near), answer in zip(expected, answers, strict=True):
+        assert answer == near, job[:3]  # the same action, and the same search visit for visit
+        assert answer[0] in job[4]
+
+
+@pytest.mark.parametrize("ruleset", sorted(CONFIGS))
+def test_a_quick_level_decides_on_the_loop_as_anywhere(ruleset: str) -> None:
+    pool = ComPool(workers=1, processes=True)  # never started: quick levels need no worker
+    for seed, (view, legal) in enumerate(positions(ruleset, 3)):
+        for level in sorted(QUICK_LEVELS & set(registry.get(ruleset).players)):
+            answer = asyncio.run(pool.choose(PERSON_WAITS, ruleset, level, seed, view, legal))
+            assert answer == decide(ruleset, level, seed, view, legal)
+    assert pool._executor is None
+
+
+def test_a_quick_level_never_waits_behind_a_search() -> None:
+    """Both workers busy with searches and more waiting: the heuristic COM answers at once."""
+
+    async def scenario() -> tuple[Action, Any]:
+        pool = ComPool(workers=2)
+        gate = asyncio.Event()
+
+        async def slow_search(far: bool, job: Any, *args: Any) -> Any:
+            await gate.wait()
+            return args[1], None
+
+        pool._run = slow_search  # type: ignore[method-assign]
+        searches = [
+            asyncio.create_task(pool.choose(ONLY_WATCHED, "kobo", f"search{i}", 0, {}, []))
+            for i in range(4)
+        ]
+        await asyncio.sleep(0)
+        assert pool.waiting == 2
+        (view, legal), *_ = positions("kobo", 1)
+        quick = await asyncio.wait_for(
+            pool.choose(ONLY_WATCHED, "kobo", "heuristic", 1, view, legal), 5
+        )
+        assert pool.waiting == 2 and not any(s.done() for s in searches)
+        gate.set()
+        await asyncio.gather(*searches)
+        return quick
+
+    action, _ = asyncio.run(scenario())
+    assert isinstance(action, Action)
+
+
+def test_the_workers_think_at_a_lower_priority_than_the_server() -> None:
+    pool = ComPool(workers=1, processes=True)
+    try:
+        niceness = pool._pool().submit(os.nice, 0).result(timeout=120)
+    finally:
+        pool.close()
+    assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
