@@ -30,6 +30,12 @@ def _lane(page: Any) -> dict[str, int]:
 
 
 def test_whole_match_by_clicking(page: Any) -> None:
+    # The stepped playback of each closed chain and the screen's motion are off (the player's
+    # own settings; the playback has its own tests), so that three games stay quick.
+    page.evaluate(
+        "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'off', motion: 'off'}))"
+    )
+    page.reload()
     shot(page, "match_01_start_screen")
     # The starter decks' public lists can be read before choosing.
     page.click('[data-show-deck="1"]')

@@ -181,6 +181,12 @@ def choose(state: dict[str, Any], options: list[str]) -> str:
 
 
 def test_whole_twgp_game_against_com_by_clicking(page: Any) -> None:
+    # The stepped playback of each fight and the screen's motion are off (the player's own
+    # settings; the playback has its own tests in test_twgp_clarity.py): a whole game stays quick.
+    page.evaluate(
+        "localStorage.setItem('kobo.settings', JSON.stringify({resolvePace: 'off', motion: 'off'}))"
+    )
+    page.reload()
     page.wait_for_selector("#start:not([hidden])")
     page.check('input[name=game][value="twgp"]')
     page.wait_for_selector("#twgp-options:not([hidden])")
