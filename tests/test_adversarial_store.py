@@ -150,7 +150,8 @@ def _as_an_older_store_wrote_it(path: Path) -> None:
     for match_id, text in conn.execute("SELECT id, config FROM matches").fetchall():
         old = json.dumps(json.loads(text), separators=(",", ":"), sort_keys=True)
         conn.execute("UPDATE matches SET config = ?, meta = '{}' WHERE id = ?", (old, match_id))
-    conn.execute("DROP TABLE IF EXISTS saved_decks")  # schema 4
+    for table in sorted(db.expected_tables(db.SCHEMA_VERSION) - db.expected_tables(2)):
+        conn.execute(f"DROP TABLE IF EXISTS {table}")  # the tables of schema 4 and later
     conn.execute("UPDATE schema_version SET version = 2")
     conn.execute("PRAGMA application_id = 0")
     conn.commit()
@@ -217,10 +218,21 @@ def test_a_foreign_file_is_refused_and_left_unchanged(tmp_path: Path, kind: str)
 
 
 def _damage_pages(path: Path) -> None:
-    size = path.stat().st_size
-    with path.open("r+b") as handle:  # overwrite every page but the first two and the last
-        handle.seek(2 * 4096)
-        handle.write(b"\x5a" * (size - 3 * 4096))
+    """Overwrite the pages of the matches and their actions (the schema's own pages, which
+    grow with every table a version adds, stay readable: the file still opens)."""
+    conn = sqlite3.connect(path)
+    size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+    roots = [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT rootpage FROM sqlite_master WHERE tbl_name IN ('matches', 'actions')"
+        )
+    ]
+    conn.close()
+    with path.open("r+b") as handle:
+        for page in roots:
+            handle.seek((page - 1) * size)
+            handle.write(b"\x5a" * size)
 
 
 @pytest.mark.parametrize("damage", ["pages", "dropped table", "no schema_version"])

@@ -192,6 +192,9 @@ class Material:
     match_ids: dict[str, int]
     exports: dict[str, Path]
     deck_files: dict[str, Path]
+    set_files: dict[str, Path]
+    """A card set of each game that has them, in the store (named as ``NAME`` is filled) and
+    exported beside it under that name."""
 
 
 def _record(store: MatchStore, ruleset: str) -> int:
@@ -234,6 +237,7 @@ def material(tmp_path_factory: pytest.TempPathFactory) -> Material:
     deck_files["twgp"].write_text(builds.to_toml(build), encoding="utf-8")
     exports: dict[str, Path] = {}
     match_ids: dict[str, int] = {}
+    set_files: dict[str, Path] = {}
     with MatchStore(database) as store:
         for ruleset in RULESETS:
             match_ids[ruleset] = _record(store, ruleset)
@@ -241,7 +245,13 @@ def material(tmp_path_factory: pytest.TempPathFactory) -> Material:
             exports[ruleset].write_text(
                 exchange.dumps(exchange.export_match(store, match_ids[ruleset])), encoding="utf-8"
             )
-    return Material(database, match_ids, exports, deck_files)
+        for ruleset in served("sets"):
+            name = deck_names(ruleset)[0]
+            store.card_sets().derive(name, ruleset, "shipped")
+            set_files[ruleset] = folder / "sets" / f"{name}.toml"
+            set_files[ruleset].parent.mkdir(exist_ok=True)
+            set_files[ruleset].write_text(store.card_sets().export(name), encoding="utf-8")
+    return Material(database, match_ids, exports, deck_files, set_files)
 
 
 def _fill(words: tuple[str, ...], ruleset: str, material: Material) -> list[str]:
@@ -250,6 +260,8 @@ def _fill(words: tuple[str, ...], ruleset: str, material: Material) -> list[str]
     for word in words:
         if not _is_placeholder(word):
             out.append(word)
+        elif word == "FILE" and words[:1] == ("sets",):
+            out.append(str(material.set_files.get(ruleset, material.set_files[RULESET])))
         elif word == "FILE":
             deck_command = words[:1] == ("decks",)
             files = material.deck_files if deck_command else material.exports
@@ -260,6 +272,8 @@ def _fill(words: tuple[str, ...], ruleset: str, material: Material) -> list[str]
             out.append("1")
         elif word == "NAME":
             out.append(deck_names(ruleset)[0])
+        elif word == "NEW":
+            out.append("new-set")
         elif word == "GAME":
             out.append("pokemon")
         elif word == "FIELDS…":

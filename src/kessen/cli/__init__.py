@@ -12,7 +12,8 @@ exit code.
 The commands live in their own modules: :mod:`kessen.cli.common` (exit codes, one-line errors,
 the rulesets each command serves), :mod:`kessen.cli.matches` (``play``, ``watch``),
 :mod:`kessen.cli.decks` (``cards``, ``decks``; TWGP's and Maken's tables in
-:mod:`kessen.cli.catalogs`), :mod:`kessen.cli.replay` (``replay``); ``sim`` and ``store`` are
+:mod:`kessen.cli.catalogs`), :mod:`kessen.cli.replay` (``replay``), :mod:`kessen.cli.sets`
+(``sets``: designers' card sets); ``sim`` and ``store`` are
 :mod:`kessen.sim.commands`, ``twgp`` is :mod:`kessen.games.twgp.commands`. This module builds
 :data:`app` from them.
 """
@@ -34,6 +35,7 @@ from kessen.cli.common import (
 from kessen.cli.decks import Kind, cards, decks_app
 from kessen.cli.matches import play, render_board, watch
 from kessen.cli.replay import Seat, replay, twgp_board
+from kessen.cli.sets import sets_app
 from kessen.games.twgp.commands import twgp_app
 from kessen.sim.commands import mount as mount_sim_and_store
 
@@ -63,6 +65,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(decks_app, name="decks")
+app.add_typer(sets_app, name="sets")
 app.add_typer(
     twgp_app,
     name="twgp",

@@ -38,6 +38,8 @@ SERVES: dict[str, tuple[str, ...]] = {
     "tournament": RULESETS,
     "tournament --suite peer": ("kobo",),
     "store": RULESETS,
+    "sets": ("kobo", "maken"),
+    "sim --set": ("kobo", "maken"),
     "twgp": ("twgp",),
 }
 """The rulesets each command (or every command of a group, or one form of a command) serves,

@@ -37,9 +37,14 @@ from kessen.engine.players import Player, play_out
 from kessen.engine.registry import PlayerFactory
 from kessen.games.kobo.decks import deck_to_json, starter_decks
 from kessen.server.app import DEFAULT_PACE
+from kessen.server.com_pool import ComPool
+from kessen.server.leases import Sharing, default_owner
 from kessen.server.run import DEFAULT_PORT, PortInUseError, Unguarded, serve
 from kessen.server.security import normalize_origin
+from kessen.store.backend import is_postgres
+from kessen.store.backend import resolve as resolve_store
 from kessen.store.db import SchemaError
+from kessen.store.leases import LEASE_SECONDS, MAX_SECONDS, MIN_SECONDS
 from kessen.store.records import MatchStore, StoreError
 
 
@@ -301,14 +306,67 @@ def play(
             "machines of the network, for 友達と対戦; the address to share is printed.",
         ),
     ] = "127.0.0.1",
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="COM's search levels think on a Ray cluster, making the same decisions as "
+            "here: 'auto' joins this machine's cluster (ray start) or starts a local Ray; "
+            "ray://HOST:10001 or HOST:6379 joins that cluster (its workers need Kessen). "
+            "Quick levels still decide here; a failed task is made again here. A cluster "
+            "that cannot be reached is refused at start.",
+        ),
+    ] = None,
+    com_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--com-workers",
+            min=1,
+            help="COM search decisions at once (more wait their turn, people's first): "
+            "default one per core, or with --ray the cluster's CPUs.",
+        ),
+    ] = None,
+    owner_id: Annotated[
+        str | None,
+        typer.Option(
+            "--owner-id",
+            help="This server's name among the kessen play processes sharing one PostgreSQL "
+            "store (default HOST:PID:RANDOM); each serves the matches it holds a lease on.",
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--lease-seconds",
+            min=MIN_SECONDS,
+            max=MAX_SECONDS,
+            show_default=f"{LEASE_SECONDS:g}",
+            help="With a PostgreSQL store: how long this server's hold on a match lasts unless "
+            "renewed, so the longest its matches wait for another server if it dies.",
+        ),
+    ] = None,
+    proxy: Annotated[
+        str | None,
+        typer.Option(
+            "--proxy",
+            metavar="ADDRESS",
+            help="The address of the reverse proxy in front of this server (e.g. 127.0.0.1; "
+            "deploy/nginx-kessen.conf): its X-Forwarded-For names each player, and the "
+            "server answers as one serving the network (saved decks: this machine's only).",
+        ),
+    ] = None,
 ) -> None:
     """Play Kōbō, TWGP or Project Maken in the browser: start the game server on 127.0.0.1 and
     open the page, whose start screen offers every game.
 
     Every match is recorded in the match store; unfinished matches against COM resume when
-    the server is started again. Ctrl+C stops the server (exit code 130). Pages of other
-    sites can neither open a game connection nor reach the API (Origin and Host allow-lists),
-    unless an origin is added with ``--allow-origin``.
+    the server is started again. Several servers may share one PostgreSQL store, behind a
+    reverse proxy (deploy/nginx-kessen.conf): each serves the matches it holds a lease on, and
+    the matches of one that stops or dies resume on another (docs/scaling.md). Ctrl+C stops
+    the server (exit code 130). Pages of other sites can neither open a game connection nor
+    reach the API (Origin and Host allow-lists), unless an origin is added with
+    ``--allow-origin``.
     """
     origins = list(allow_origin or [])
     for origin in origins:
@@ -317,12 +375,17 @@ def play(
         except ValueError as err:
             fail(f"--allow-origin: {err}")
     store = None
+    shared = False
     if not no_store:
-        # One server per store (its lock), every page readable, writable: else refuse now.
+        # One server per SQLite file (its lock); several on PostgreSQL, each holding leases on
+        # the matches it serves. Every page readable, writable: else refuse now.
         try:
-            store = MatchStore(database, verify=True, exclusive=True)
+            shared = is_postgres(resolve_store(database))
+            store = MatchStore(database, verify=True, exclusive=not shared)
         except (SchemaError, StoreError, OSError) as err:
             fail(f"cannot open the match store: {err}")
+    sharing = _sharing(shared, owner_id, lease_seconds, store)
+    com = _com_pool(ray, com_workers, store)
     try:
         serve(
             port=port,
@@ -331,6 +394,9 @@ def play(
             host=host,
             store=store,
             allow_origins=origins,
+            com_pool=com,
+            sharing=sharing,
+            proxy=proxy,
         )
     except PortInUseError as err:
         fail(str(err.strerror))
@@ -339,8 +405,53 @@ def play(
     except OSError as err:
         fail(f"cannot start the server on port {port or DEFAULT_PORT}: {err}")
     finally:
+        if com is not None:
+            com.close()
         if store is not None:
             store.close()
+
+
+def _sharing(
+    shared: bool, owner: str | None, seconds: float | None, store: MatchStore | None
+) -> Sharing | None:
+    """The leases of ``kessen play`` on a PostgreSQL store (``None`` on an SQLite file, where
+    --owner-id and --lease-seconds are refused: one server per file)."""
+    if not shared or store is None:
+        if owner is not None or seconds is not None:
+            if store is not None:
+                store.close()
+            fail(
+                "--owner-id and --lease-seconds are for servers sharing a PostgreSQL store "
+                "(--db postgresql://...); an SQLite file has one server"
+            )
+        return None
+    if owner is not None and not 1 <= len(owner) <= 200:
+        store.close()
+        fail("--owner-id: 1 to 200 characters")
+    return Sharing(owner or default_owner(), LEASE_SECONDS if seconds is None else seconds)
+
+
+def _com_pool(ray: str | None, workers: int | None, store: MatchStore | None) -> ComPool | None:
+    """The COM pool of ``kessen play --ray/--com-workers`` (``None``: the server's default); a
+    Ray cluster that cannot be used fails the command with its reason."""
+    if ray is None:
+        return None if workers is None else ComPool(workers=workers, processes=True)
+    from kessen.server.com_ray import RayCom
+    from kessen.sim.backends import BackendError
+
+    try:
+        cluster = RayCom.connect(ray)
+    except BackendError as err:
+        if store is not None:
+            store.close()
+        fail(str(err))
+    pool = ComPool(workers=workers or 0, processes=True, cluster=cluster)
+    print(
+        f"COM's search levels think on Ray at {cluster.where} ({cluster.width} CPUs); this "
+        f"server sends it at most {pool.workers} at once",
+        flush=True,
+    )
+    return pool
 
 
 def watch(

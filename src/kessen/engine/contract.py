@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Final, Self
 
 from kessen.engine.action import Action
 from kessen.engine.log import Event
+from kessen.engine.mypyc_compat import mypyc_attr
 
 Json = dict[str, Any]
 #: A seat number (0, 1, ...) or ``None`` for an observer who sees public information only.
@@ -30,6 +31,7 @@ def json_digest(data: Any) -> str:
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the rulesets' and the server's own errors
 class RulesError(ValueError):
     """Base of the errors a game state raises for bad input; the message is for the user."""
 
@@ -91,6 +93,7 @@ class Outcome:
     reason: str
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a ruleset's state need not be compiled
 class GameState(ABC):
     """A complete game: plain data, deterministic given its config, seed and actions."""
 

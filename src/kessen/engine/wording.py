@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kessen.engine.mypyc_compat import mypyc_attr
+
 
 def lower_first(text: str) -> str:
     """Lower-case a subject used mid-sentence ("The opponent" → "the opponent"; P1 stays)."""
@@ -19,6 +21,7 @@ def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset's log words add their own
 @dataclass(frozen=True)
 class SeatWords:
     """Seat names in one language (``ja`` or ``en``), as one viewer reads them."""

@@ -9,7 +9,10 @@ validated and bounded by the ruleset), and its COM levels are the ruleset's regi
 players.
 
 With a :class:`~kessen.store.records.MatchStore`, the recorded matches can be listed and
-replayed (:mod:`~kessen.server.matches_api`), and unfinished ones come back on start-up. The
+replayed (:mod:`~kessen.server.matches_api`), and unfinished ones come back on start-up; or,
+for one of several servers sharing a PostgreSQL store (``sharing``), each comes back on the
+server its players reach, which takes it over or has it handed over first
+(:mod:`~kessen.server.leases`). The
 :class:`~kessen.server.security.Guard` in front of everything checks Host and Origin, adds the
 security headers and answers any unhandled error with a bare 500.
 
@@ -42,6 +45,8 @@ from kessen.engine import registry
 from kessen.engine.contract import RulesError
 from kessen.engine.registry import Ruleset
 from kessen.server import deal
+from kessen.server.balance_api import balance_router
+from kessen.server.balance_runs import BalanceRuns
 from kessen.server.com_pool import ComPool
 from kessen.server.content_api import content_router
 from kessen.server.deal import open_deal, refuse_chosen_deal
@@ -54,9 +59,19 @@ from kessen.server.decks_api import (
     uses_saved_decks,
     with_saved_decks,
 )
+from kessen.server.design_api import DESIGN_REFUSED, design_router, with_card_set
 from kessen.server.friend_api import ClockSpec, friend_router
 from kessen.server.history_api import history_router
 from kessen.server.hub import DEFAULT_PACE, Client, Crowded, Full, Hub, client_address, make_room
+from kessen.server.leases import (
+    MOVED_CODE,
+    MOVED_REASON,
+    Elsewhere,
+    Keeper,
+    Routing,
+    Sharing,
+    Unresumable,
+)
 from kessen.server.leave_api import leave_router
 from kessen.server.limits import (
     BURST,
@@ -92,7 +107,8 @@ from kessen.server.security import LOOPBACK, AllowList, Guard
 from kessen.server.session import SPECTATOR, Mode, Session
 from kessen.server.share import share_origin
 from kessen.server.tutorial_api import UNLISTED_LEVELS, tutorial_router
-from kessen.store.records import MatchInfo, MatchStore
+from kessen.store.leases import LeaseLostError, LeaseTable
+from kessen.store.records import MatchInfo, MatchStore, StoreError, StoreFault
 
 DEFAULT_COM: Final = "ismcts-normal"
 """The COM level the start screen offers first: ふつう (Normal)."""
@@ -150,6 +166,42 @@ def _resumable(store: MatchStore, info: MatchInfo) -> bool:
     return "session" in meta and info.parent is not None and meta.get("branch") == list(info.parent)
 
 
+def _restored(store: MatchStore, hub: Hub, match_id: int) -> Session:
+    """The recorded session of ``match_id`` brought back, at the pace this server allows."""
+    session = Session.restore(store, match_id)
+    session.pace = bounded_pace(session.pace, hub.pace)
+    if session.mode == "com_vs_com":
+        session.pace = max(session.pace, watch_floor(hub.pace))
+    return session
+
+
+def _resume_leased(store: MatchStore, hub: Hub, match_id: int) -> Session:
+    """The session whose lease this process just took (:class:`Unresumable` for a record
+    that is finished, no server session, or no longer replays)."""
+    try:
+        info = store.info(match_id)
+        if info.finished is not None:
+            raise Unresumable("its record is finished")
+        if not _resumable(store, info):
+            raise Unresumable("its record is no server session")
+        return _restored(store, hub, match_id)
+    except (Unresumable, StoreFault):
+        raise
+    except Exception as err:  # a bad record: nobody can play it on
+        raise Unresumable(str(err)) from err
+
+
+def _unleased(store: MatchStore, table: LeaseTable) -> list[tuple[str, int]]:
+    """The resumable sessions recorded without a lease (before leases, or copied)."""
+    found: list[tuple[str, int]] = []
+    for match_id in table.unleased():
+        info = store.info(match_id)
+        session = store.metas([match_id]).get(match_id, {}).get("session")
+        if isinstance(session, str) and _resumable(store, info):
+            found.append((session, match_id))
+    return found
+
+
 def _restore_all(store: MatchStore, hub: Hub) -> None:
     """Bring back the unfinished server sessions of ``store`` (as many as fit)."""
     unfinished = [*store.unfinished(source="server"), *store.unfinished(source="branch")]
@@ -157,13 +209,10 @@ def _restore_all(store: MatchStore, hub: Hub) -> None:
         if not _resumable(store, info):
             continue
         try:
-            session = Session.restore(store, info.id)
+            session = _restored(store, hub, info.id)
         except Exception as err:  # a bad record must not keep the server from starting
             _log.warning("match %s cannot be resumed: %s", info.id, err)
             continue
-        session.pace = bounded_pace(session.pace, hub.pace)
-        if session.mode == "com_vs_com":
-            session.pace = max(session.pace, watch_floor(hub.pace))
         if session.id in hub.sessions:
             _log.warning("match %s cannot be resumed: session %s is taken", info.id, session.id)
             continue
@@ -197,6 +246,8 @@ def create_app(
     idle_after: float = IDLE_AFTER,
     com_processes: bool = False,
     default_com: str = DEFAULT_COM,
+    sharing: Sharing | None = None,
+    behind_proxy: bool = False,
 ) -> FastAPI:
     """The application; ``pace`` is the default seconds per COM action. With a ``store``,
     every match is recorded as it is played, and unfinished ones come back on start-up.
@@ -208,9 +259,16 @@ def create_app(
     ``com_processes`` thinks for COM in worker processes (``kessen play`` does), not threads.
     ``default_com`` is the COM level the start screen offers first (a ruleset without that
     level offers its rule-based player).
+
+    ``sharing``: this server is one of several processes sharing ``store`` (PostgreSQL); it
+    serves the matches it holds leases on and takes the others over as their players reach it
+    (:mod:`kessen.server.leases`), instead of bringing every unfinished match back on start-up.
+    ``behind_proxy``: its requests come through a reverse proxy (whose ``X-Forwarded-For``
+    names the players), so it answers as a server of the network: what is this machine's
+    (the saved decks, the records' deletion) only answers this machine's own browsers.
     """
     allow = AllowList.build(host, port, allow_origins)
-    serves_network = host.strip("[]") not in LOOPBACK
+    serves_network = behind_proxy or host.strip("[]") not in LOOPBACK
     hub = Hub(
         pace=bounded_pace(pace, DEFAULT_PACE),
         max_sessions=max_sessions,
@@ -218,10 +276,31 @@ def create_app(
         idle_after=idle_after,
         com_pool=ComPool(processes=com_processes),
     )
+    # The design screen's balance runs: games in worker processes, or on the Ray cluster COM
+    # thinks on (kessen play --ray).
+    balance = (
+        None
+        if store is None
+        else BalanceRuns(store, on_cluster=lambda: hub.com_pool.cluster is not None)
+    )
+    keeper: Keeper | None = None
+    if sharing is not None:
+        if store is None:
+            raise ValueError("a server sharing its store needs the store")
+        shared = store
+        keeper = Keeper(
+            shared,
+            hub,
+            sharing,
+            resume=lambda match_id: _resume_leased(shared, hub, match_id),
+            orphans=lambda table: _unleased(shared, table),
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
-        if store is not None:
+        if keeper is not None:
+            keeper.start()  # matches come back as their players reach this process
+        elif store is not None:
             _restore_all(store, hub)
         # What is alive now (modules, card pools, restored sessions) stays: the collector's
         # full passes need not scan it again, and they no longer pause every game for long.
@@ -233,13 +312,20 @@ def create_app(
         sweeper = asyncio.create_task(hub.sweeper())
         yield
         sweeper.cancel()
+        if balance is not None:  # a run in progress stops (resumable), its workers with it
+            await asyncio.to_thread(balance.close)
         await hub.close()
+        if keeper is not None:
+            await keeper.stop()
 
     app = FastAPI(title="Kessen", lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=4096)
+    if keeper is not None:  # behind the Guard: only requests it let through take a match over
+        app.add_middleware(Routing, keeper=keeper)
     app.add_middleware(Guard, allow=allow)
     app.state.hub = hub
     app.state.allow = allow
+    app.state.balance = balance
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -298,6 +384,9 @@ def create_app(
         refuse_chosen_deal(request.mode, dealt_open)
         if uses_saved_decks(request.ruleset, config):
             refuse_remote(http, serves_network)
+        if "card_set" in config:  # a designer's set: theirs, like the saved decks
+            refuse_remote(http, serves_network, DESIGN_REFUSED)
+            config = await asyncio.to_thread(with_card_set, store, request.ruleset, config)
         config = await asyncio.to_thread(with_saved_decks, store, request.ruleset, config)
         seed = request.seed if request.seed is not None else deal.draw_seed()
         pace = request.pace if request.pace is not None else hub.pace
@@ -343,10 +432,19 @@ def create_app(
     app.include_router(leave_router(hub))
     app.include_router(content_router(RULESETS))
     app.include_router(decks_router(store, RULESETS, local_only=serves_network))
+    app.include_router(design_router(store, RULESETS, local_only=serves_network))
+    app.include_router(balance_router(balance, RULESETS, local_only=serves_network))
 
     @app.websocket("/ws/{game_id}")
     async def play(ws: WebSocket, game_id: str, token: str = "") -> None:
+        refused = await _reach(hub, keeper, game_id, token)  # the socket opens once decided
         await ws.accept()
+        if refused is not None:
+            code, reason, message = refused
+            if message is not None:
+                await ws.send_json(message)
+            await ws.close(code=code, reason=reason)
+            return
         address = ws.client.host if ws.client is not None else "?"
         if not hub.connect(address):
             await ws.send_json(
@@ -364,6 +462,28 @@ def create_app(
             hub.disconnect(address)
 
     return app
+
+
+async def _reach(
+    hub: Hub, keeper: Keeper | None, game_id: str, token: str
+) -> tuple[int, str, dict[str, Any] | None] | None:
+    """Before a game connection opens, on a server sharing its store: bring the session here
+    if another process served it (:meth:`Keeper.find`); or the close code, reason and message
+    that say why not (:data:`MOVED_CODE`: its live owner keeps it for now, the page tries
+    again; 1013: no room here, or the store failed)."""
+    if keeper is None or not token or game_id in hub.sessions or hub.was_evicted(game_id, token):
+        return None
+    try:  # served by another process, or by none since its owner stopped: take it over
+        await keeper.find(game_id, token)
+    except Elsewhere:
+        return MOVED_CODE, MOVED_REASON, None
+    except (Full, StoreError) as err:
+        return (
+            1013,
+            "try again later",
+            error("unavailable", f"this game cannot be served now: {err}"),
+        )
+    return None
 
 
 async def _serve(hub: Hub, ws: WebSocket, game_id: str, token: str, address: str) -> None:
@@ -442,6 +562,8 @@ def _apply(session: Session, seat: int, message: ClientMessage) -> None:
 async def _handle(hub: Hub, session: Session, client: Client, raw: str) -> bool:
     """Apply one client message; refusals go back to that client only. True if it was an
     ``act`` the session accepted (the game moved forward)."""
+    if hub.leases is not None and hub.sessions.get(session.id) is not session:
+        return False  # it moved to another process: its connections are being closed
     try:
         message = parse_message(raw)
         if isinstance(message, Lang):
@@ -458,6 +580,9 @@ async def _handle(hub: Hub, session: Session, client: Client, raw: str) -> bool:
         return False
     except RulesError as err:
         await client.ws.send_json(error(getattr(err, "code", "refused"), str(err)))
+        return False
+    except LeaseLostError:  # another process took the match over: nothing was written here
+        hub.evict(session.id, "another server process took it over", moved=True)
         return False
     except Exception:  # a defect must not close the connection, nor tell what it saw
         _log.exception("session %s: a message could not be handled", session.id)

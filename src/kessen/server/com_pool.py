@@ -20,6 +20,11 @@ COM's answer, and that person would wait for all of them. Instead:
   session delays another by at most the decisions already running.
 - A worker process that dies is replaced, and the decision is made again in a thread: COM
   always answers.
+- On a cluster (``kessen play --ray``: :mod:`kessen.server.com_ray`), a search level's
+  decision is a task of the cluster instead, behind the same queue, whose width is then the
+  cluster's CPUs. A task that fails (its worker died twice, its node is gone, it took too long)
+  is made again in a thread of the server; if the cluster itself is gone, COM thinks in local
+  worker processes from then on.
 
 The same seed and level give the same decision wherever it is made (a process, a thread, the
 loop): the player is built afresh from them for every decision.
@@ -40,7 +45,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
@@ -58,6 +63,31 @@ WORKER_NICENESS: Final = 10
 busy worker gets about a tenth of a core that the server's event loop also wants."""
 
 _log = logging.getLogger(__name__)
+
+
+class ClusterGone(RuntimeError):
+    """The cluster a :class:`Cluster` sends decisions to cannot be reached any more."""
+
+
+class Cluster(Protocol):
+    """Where search decisions may run instead of this machine's workers (a Ray cluster:
+    :class:`kessen.server.com_ray.RayCom`)."""
+
+    width: int
+    """How many decisions the cluster runs at once (its CPUs)."""
+
+    @property
+    def where(self) -> str:
+        """The cluster's address, for messages."""
+
+    async def decide(
+        self, ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+    ) -> tuple[Action, Any]:
+        """:func:`decide` on the cluster; :class:`ClusterGone` if it is gone, another error if
+        this decision failed there."""
+
+    def close(self) -> None:
+        """Leave the cluster."""
 
 
 def decide(
@@ -97,12 +127,21 @@ def default_workers() -> int:
 class ComPool:
     """The fair queue and its workers (see the module docstring)."""
 
-    workers: int = field(default_factory=default_workers)
+    workers: int = 0
+    """Search decisions at once; 0: one per core, or the cluster's width."""
     processes: bool = False
+    cluster: Cluster | None = None
+    """Where search decisions run, when given."""
     _waiting: list[tuple[int, int, asyncio.Future[None]]] = field(default_factory=list)
     _running: int = 0
     _order: itertools.count[int] = field(default_factory=itertools.count)
     _executor: concurrent.futures.Executor | None = None
+    _left: list[Cluster] = field(default_factory=list)
+    """Clusters found gone, left at :meth:`close` (leaving may block for a second)."""
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            self.workers = self.cluster.width if self.cluster is not None else default_workers()
 
     async def choose(
         self, priority: int, ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
@@ -139,7 +178,7 @@ class ComPool:
             raise
 
     def _release(self) -> None:
-        while self._waiting:
+        while self._waiting and self._running <= self.workers:
             _, _, turn = heapq.heappop(self._waiting)
             if not turn.done():
                 turn.set_result(None)  # the worker goes to it, still counted as running
@@ -150,6 +189,20 @@ class ComPool:
         self, far: bool, job: Callable[..., tuple[Action, Any]], *args: Any
     ) -> tuple[Action, Any]:
         loop = asyncio.get_running_loop()
+        if self.cluster is not None:
+            try:
+                return await self.cluster.decide(*args)
+            except ClusterGone as err:
+                self._leave_cluster(err)  # this decision and the next ones: here
+            except Exception as err:  # its worker died, its node is gone, it took too long...
+                _log.warning(
+                    "a COM decision (%s %s) failed on %s (%s); it is made again here",
+                    args[0],
+                    args[1],
+                    self.cluster.where,
+                    _why(err),
+                )
+                return await asyncio.to_thread(job, *args)
         if not far:
             return await asyncio.to_thread(job, *args)
         try:
@@ -158,6 +211,22 @@ class ComPool:
             _log.warning("a COM worker process died; it is replaced, this decision is made here")
             self._executor = None
             return await asyncio.to_thread(job, *args)
+
+    def _leave_cluster(self, err: ClusterGone) -> None:
+        """Think on this machine from now on: in worker processes (at most one per core) if
+        the pool may start them, else in threads."""
+        if self.cluster is None:
+            return  # another decision saw it first
+        cluster, self.cluster = self.cluster, None
+        self.workers = min(self.workers, default_workers())
+        _log.warning(
+            "the cluster at %s is gone (%s): COM thinks on this machine from now on, at most "
+            "%d decisions at once",
+            cluster.where,
+            err,
+            self.workers,
+        )
+        self._left.append(cluster)
 
     def _pool(self) -> concurrent.futures.Executor:
         if self._executor is None:
@@ -173,8 +242,21 @@ class ComPool:
         return self._executor
 
     def close(self) -> None:
-        """Stop the worker processes (running decisions are abandoned)."""
+        """Stop the worker processes and leave the cluster (running decisions are
+        abandoned)."""
         if self._executor is not None:
             with contextlib.suppress(Exception):
                 self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        for cluster in [*self._left, *([self.cluster] if self.cluster else [])]:
+            with contextlib.suppress(Exception):
+                cluster.close()
+        self._left.clear()
+
+
+def _why(err: BaseException) -> str:
+    """A failed task's error by its type only (a message may name what a seat holds hidden);
+    a task's own error by its cause's type."""
+    cause = getattr(err, "cause", None)
+    name = type(err).__name__
+    return f"{name}: {type(cause).__name__}" if isinstance(cause, BaseException) else name

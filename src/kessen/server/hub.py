@@ -19,6 +19,12 @@ connection to it is told the record's match id (:meth:`Hub.evicted_message`).
 A match between two people has no COM task: its task watches the table instead (a clock that
 runs out, a grace period that ends: :meth:`Hub._watch`), and every connection that opens or
 closes is told to the session (:meth:`Hub.arrived`, :meth:`Hub.departed`) and shown to all.
+
+A server that shares its PostgreSQL store with other server processes holds a lease on each of
+its sessions (:attr:`Hub.leases`, :mod:`kessen.server.leases`): a session joining the hub takes
+its lease, one leaving it drops it, and one that moved to another process (handed over, or
+taken over while this one was silent) leaves with its connections closed by code 4409, so
+that the pages reconnect and find it there.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pydantic_core
 from fastapi import HTTPException, Request, WebSocket, WebSocketDisconnect
@@ -55,6 +61,7 @@ from kessen.server.limits import (
 from kessen.server.protocol import error
 from kessen.server.security import same_secret
 from kessen.server.session import Session
+from kessen.store.leases import LeaseLostError
 
 DEFAULT_PACE = 3.0
 RELEASE_AFTER = 20
@@ -71,6 +78,27 @@ class Full(RuntimeError):
 
 class Crowded(Full):
     """One client already plays as many sessions at once as one client may."""
+
+
+class Leases(Protocol):
+    """Leases on the sessions of a server that shares its store with other server processes
+    (:class:`kessen.server.leases.Keeper`)."""
+
+    def claim(self, session: Session) -> None:
+        """A session joins the hub: hold its lease."""
+        ...
+
+    def rekey(self, session: Session) -> None:
+        """The session may have a new record: the lease follows it."""
+        ...
+
+    def forget(self, session_id: str, moved: bool) -> None:
+        """A session left the hub (``moved``: to another process)."""
+        ...
+
+    def live_elsewhere(self) -> set[int]:
+        """The matches other live processes serve."""
+        ...
 
 
 @dataclass(eq=False)
@@ -117,6 +145,8 @@ class Hub:
     """Open WebSockets per client address."""
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
     """The message rate limit of each client address, over all its connections."""
+    leases: Leases | None = None
+    """The leases of a server sharing its store with other processes (none alone)."""
 
     def add(self, session: Session, owner: str | None = None) -> None:
         """Register a session (started by client ``owner``) and start driving its COM seats;
@@ -124,6 +154,8 @@ class Hub:
         if session.id in self.sessions:
             raise ValueError(f"session {session.id} is already live")
         self.make_room(owner)
+        if self.leases is not None:
+            self.leases.claim(session)
         if owner is not None:
             self.owners[session.id] = owner
         self.idle_since[session.id] = time.monotonic()
@@ -185,11 +217,12 @@ class Hub:
     def live_match_ids(self) -> set[int]:
         """The records of the sessions this server holds (a match being played, or one just
         ended and still on screen): the history's ``live`` state."""
-        return {
+        here = {
             session.recorder.match_id
             for session in self.sessions.values()
             if session.recorder is not None
         }
+        return here if self.leases is None else here | self.leases.live_elsewhere()
 
     def abandon(self, session_id: str, why: str) -> None:
         """End an unfinished session that its players left: its record is finished as
@@ -270,6 +303,8 @@ class Hub:
         if session.id in self.wake:
             self.wake[session.id].set()
         self._note_end(session)
+        if self.leases is not None and session.id in self.sessions:
+            self.leases.rekey(session)
 
     def _note_end(self, session: Session) -> None:
         if not session.over:
@@ -304,7 +339,11 @@ class Hub:
                 async with lock:
                     if session.version != version or session.com_to_move() != seat:
                         continue
-                    session.apply_com(seat, action, why)
+                    try:
+                        session.apply_com(seat, action, why)
+                    except LeaseLostError:  # another process serves it now: nothing written
+                        self.evict(session.id, "another server process took it over", moved=True)
+                        return
                 self._note_end(session)
                 await self.broadcast(session)
 
@@ -323,7 +362,11 @@ class Hub:
                 timed_out = True
             wake.clear()
             async with lock:
-                ended = session.tick()
+                try:
+                    ended = session.tick()
+                except LeaseLostError:  # another process serves it now: nothing written
+                    self.evict(session.id, "another server process took it over", moved=True)
+                    return
             if ended or timed_out:
                 self._note_end(session)
                 await self.broadcast(session)
@@ -371,14 +414,18 @@ class Hub:
         self.evict(oldest, "the server needed room for a new game")
         return True
 
-    def evict(self, session_id: str, why: str) -> None:
+    def evict(self, session_id: str, why: str, *, moved: bool = False) -> None:
         """Remove a session from memory, telling its connections (the store keeps its record);
-        nothing if it already left."""
+        nothing if it already left. A session that ``moved`` to another server process (one
+        sharing the store) closes its connections with
+        :data:`~kessen.server.leases.MOVED_CODE`: the pages reconnect and find it there."""
         session = self.sessions.pop(session_id, None)
         if session is None:
             return
+        if self.leases is not None:
+            self.leases.forget(session_id, moved)
         task = self.tasks.pop(session_id, None)
-        if task is not None:
+        if task is not None and task is not _current_task():
             task.cancel()
         self.wake.pop(session_id, None)
         self.locks.pop(session_id, None)
@@ -386,6 +433,13 @@ class Hub:
         self.idle_since.pop(session_id, None)
         self.visited.discard(session_id)
         self.owners.pop(session_id, None)
+        if moved:
+            for client in self.clients.pop(session_id, set()):
+                closing = asyncio.get_running_loop().create_task(_close_moved(client.ws))
+                self.closing.add(closing)
+                closing.add_done_callback(self.closing.discard)
+            _log.info("session %s left this process: %s", session_id, why)
+            return
         match_id = session.recorder.match_id if session.recorder is not None else None
         self.gone[session_id] = (match_id, frozenset(session.tokens))
         while len(self.gone) > EVICTED_KEPT:
@@ -476,6 +530,22 @@ async def _close(ws: WebSocket, message: Any) -> None:
     with contextlib.suppress(Exception):
         await ws.send_json(message)
         await ws.close(code=4410)
+
+
+MOVED_CODE = 4409
+"""The close code of a connection whose match another server process serves now."""
+MOVED_REASON = "this match is served by another server process; reconnect"
+
+
+async def _close_moved(ws: WebSocket) -> None:
+    with contextlib.suppress(Exception):
+        await ws.close(code=MOVED_CODE, reason=MOVED_REASON)
+
+
+def _current_task() -> asyncio.Task[Any] | None:
+    with contextlib.suppress(RuntimeError):
+        return asyncio.current_task()
+    return None
 
 
 def release_memory() -> None:

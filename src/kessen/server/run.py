@@ -26,6 +26,9 @@ from contextlib import contextmanager
 import uvicorn
 
 from kessen.server.app import DEFAULT_COM, DEFAULT_PACE, create_app
+from kessen.server.com_pool import ComPool
+from kessen.server.leases import Sharing
+from kessen.server.leases import describe as describe_sharing
 from kessen.server.security import LOOPBACK, WILDCARDS, Guard
 from kessen.server.share import share_origin
 from kessen.store.records import MatchStore
@@ -112,17 +115,25 @@ def _config(
     store: MatchStore | None = None,
     allow_origins: Sequence[str] = (),
     default_com: str = DEFAULT_COM,
+    com_pool: ComPool | None = None,
+    sharing: Sharing | None = None,
+    proxy: str | None = None,
 ) -> uvicorn.Config:
+    app = create_app(
+        pace=pace,
+        store=store,
+        host=host,
+        port=port,
+        allow_origins=allow_origins,
+        com_processes=True,
+        default_com=default_com,
+        sharing=sharing,
+        behind_proxy=proxy is not None,
+    )
+    if com_pool is not None:  # COM on a cluster, or another width (kessen play --ray ...)
+        app.state.hub.com_pool = com_pool
     return uvicorn.Config(
-        create_app(
-            pace=pace,
-            store=store,
-            host=host,
-            port=port,
-            allow_origins=allow_origins,
-            com_processes=True,
-            default_com=default_com,
-        ),
+        app,
         host=host,
         port=port,
         log_level="warning",
@@ -130,6 +141,9 @@ def _config(
         # A view is sent after every action: compressing each one costs more CPU than the
         # bytes it saves on a local or home network.
         ws_per_message_deflate=False,
+        # Behind a reverse proxy, its X-Forwarded-For names each player (quotas, local-only);
+        # None: uvicorn's default (127.0.0.1, or $FORWARDED_ALLOW_IPS).
+        forwarded_allow_ips=proxy,
     )
 
 
@@ -140,6 +154,9 @@ def serve(
     host: str = "127.0.0.1",
     store: MatchStore | None = None,
     allow_origins: Sequence[str] = (),
+    com_pool: ComPool | None = None,
+    sharing: Sharing | None = None,
+    proxy: str | None = None,
 ) -> None:
     """Serve until interrupted; print the URL and open it in a browser when possible.
 
@@ -147,13 +164,19 @@ def serve(
     ``port``: see :func:`listening_socket` (:class:`PortInUseError` if it is held); ``pace``
     must not be negative.
     ``allow_origins`` are origins besides the server's own that may open game connections.
+    ``com_pool`` thinks for COM (default: worker processes, one per core).
+    ``sharing``: one of several processes sharing ``store`` (:mod:`kessen.server.leases`);
+    ``proxy``: the address of the reverse proxy in front of it (its ``X-Forwarded-For`` is
+    trusted, and the server answers as one serving the network).
     """
     if not pace >= 0:
         raise ValueError(f"pace must be a number of seconds, 0 or more, not {pace}")
     notice: list[str] = []
     sock = listening_socket(port, host, notice=notice)
     port = int(sock.getsockname()[1])
-    config = _config(port, pace, host, store, allow_origins)
+    config = _config(
+        port, pace, host, store, allow_origins, com_pool=com_pool, sharing=sharing, proxy=proxy
+    )
     wide = host.strip("[]") not in LOOPBACK
     if wide and not guarded(config.app):
         sock.close()
@@ -184,6 +207,8 @@ def serve(
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     if store is not None:
         print(f"Matches are recorded in {store.path}", flush=True)
+    if sharing is not None:
+        print(describe_sharing(sharing), flush=True)
     # COM thinks in worker threads. With the interpreter's default switch interval (5 ms), a
     # thinking COM holds the GIL that long whenever the event loop gives it up (at every
     # socket write), which adds up to tens of milliseconds per answer under load.

@@ -13,6 +13,7 @@ replays); an interrupted simulation says how to resume it (exit code 130).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sys
@@ -438,16 +439,19 @@ def store_copy(
 # --------------------------------------------------------------------------------------------
 
 
-def _decks(spec: str, ruleset: str) -> list[str | Json]:
+def _decks(spec: str, ruleset: str, card_set: str = "") -> list[str | Json]:
     names = [d.strip() for d in spec.split(",") if d.strip()]
     if not names:
         _fail("--decks: give at least one deck")
     if ruleset != "kobo":
         return list(names)
+    from kessen.games.kobo.card_sets import set_data
     from kessen.games.kobo.decks import deck_to_json, load_deck, starter_decks
     from kessen.games.kobo.schema import CardDataError, load_pool
 
-    starters = starter_decks()
+    designed = set_data(card_set) if card_set else None
+    starters = designed.starters() if designed is not None else starter_decks()
+    pool = designed.pool if designed is not None else load_pool()
     out: list[str | Json] = []
     for name in names:
         if name in starters:
@@ -457,7 +461,7 @@ def _decks(spec: str, ruleset: str) -> list[str | Json]:
         if not path.is_file():
             _fail(f"unknown deck {name!r}; starter decks: {', '.join(starters)} (or a .toml file)")
         try:
-            out.append(deck_to_json(load_deck(path, load_pool())))
+            out.append(deck_to_json(load_deck(path, pool)))
         except (CardDataError, OSError, UnicodeDecodeError) as err:
             _fail(str(err))
         except RecursionError:
@@ -465,12 +469,12 @@ def _decks(spec: str, ruleset: str) -> list[str | Json]:
     return out
 
 
-def _default_decks(ruleset: str) -> str:
+def _default_decks(ruleset: str, refs: Sequence[str] = ("",)) -> str:
     """Every starter deck of ``ruleset`` (its catalogue's decks: Kōbō's four, Maken's four
-    characters), comma-separated."""
-    from kessen.engine import registry
+    characters; those of its card sets ``refs``, the ones they all have), comma-separated."""
+    from kessen.cli.sets import common_decks
 
-    return ",".join(registry.get(ruleset).catalog("en").get("decks") or {})
+    return common_decks(ruleset, list(refs))
 
 
 def sim_command(
@@ -531,6 +535,22 @@ def sim_command(
         ),
     ] = 0,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    card_set: Annotated[
+        str | None,
+        typer.Option(
+            "--set",
+            help="Play every game with this card set of the store (`kessen sets list`; Kōbō "
+            "and Project Maken); default decks: its starter decks.",
+        ),
+    ] = None,
+    compare: Annotated[
+        str | None,
+        typer.Option(
+            help="A,B: play the same games (same seeds) with two card data, each a set's name "
+            "or 'shipped', and print every figure side by side with the difference B − A and "
+            "whether it is significant (paired by seed); compare.json in the report directory.",
+        ),
+    ] = None,
 ) -> None:
     """Round-robin tournament of COM players over decks × levels of Kōbō, TWGP or Project Maken
     (--ruleset kobo|twgp|maken), on all cores or on Ray.
@@ -559,10 +579,23 @@ def sim_command(
 
     err_console = Console(stderr=True)
     _check_ruleset(ruleset)
+    sets_store: MatchStore | None = None
+    refs = [""]
+    if card_set is not None or compare is not None:
+        from kessen.cli.sets import pin_sets
+
+        if card_set is not None and compare is not None:
+            _fail("--set and --compare: give one or the other")
+        chosen_sets = [card_set] if card_set is not None else str(compare).split(",")
+        if len(chosen_sets) != (1 if card_set is not None else 2):
+            _fail("--compare: expected two card data, A,B (a set's name or 'shipped')")
+        sets_store = _open(database)  # the sets live in the store
+        refs = pin_sets(sets_store, ruleset, chosen_sets)
     try:
         with_decks = uses_decks(ruleset)
         if with_decks:
-            chosen_decks = _decks(decks if decks is not None else _default_decks(ruleset), ruleset)
+            default = _default_decks(ruleset, refs)
+            chosen_decks = _decks(decks if decks is not None else default, ruleset, refs[0])
         elif decks is not None:
             raise SimError(f"ruleset {ruleset} has no decks: leave out --decks")
         else:
@@ -578,14 +611,24 @@ def sim_command(
             mirror=mirror,
             turn_limit=turn_limit,
             options=options,
+            card_set=refs[0],
         )
         spec.validate()
-    except (SimError, KeyError) as err:
+        specs = [spec, *(dataclasses.replace(spec, card_set=r) for r in refs[1:])]
+        for other in specs[1:]:
+            other.validate()
+    except (SimError, KeyError, RulesError) as err:
         _fail(str(err.args[0]) if err.args else str(err))
-    store: MatchStore | None = None
-    if not no_store:
-        store = _open(database)
+    store = None if no_store else sets_store or _open(database)
     name = run_name or datetime.now().strftime("sim-%Y%m%d-%H%M%S")
+    if compare is not None:
+        from kessen.cli.sets import run_comparison
+
+        names = [n.strip() for n in str(compare).split(",")]
+        run_comparison(specs, names, store, name, make_backend(ray, workers), report, quiet)
+        if sets_store is not None:
+            sets_store.close()
+        return
     chosen: Journal
     try:
         if journal is not None:
@@ -662,6 +705,8 @@ def sim_command(
     if store is not None:
         out.print(f"run {chosen.name}: {total} games in {store.path}")
         store.close()
+    if sets_store is not None and sets_store is not store:
+        sets_store.close()
 
 
 def sides_line(sides: Json) -> str:

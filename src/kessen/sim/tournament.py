@@ -13,6 +13,12 @@ completion.
 
 Finished games are journaled (to the match store with their full replay, or to a JSONL file):
 running the same spec under the same run name again skips the games already done.
+
+``card_set`` plays every game with a designer's card set (``NAME@HASH``, pinned to one
+revision: :mod:`kessen.store.card_sets`) instead of the shipped cards; each game's spec carries
+the set's data, so a worker process (or a Ray node) that never saw the store plays it. Two
+specs that differ only in their card set play the same games from the same seeds: the A/B
+comparison of :mod:`kessen.sim.compare`.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from kessen.engine import registry
+from kessen.engine import card_sets, registry
 from kessen.engine.contract import Json, Outcome
 from kessen.engine.players import Player, RandomPlayer
 from kessen.engine.replay import HASH_EVERY, Replay
@@ -111,6 +117,8 @@ class GameSpec:
     ruleset: str
     config: Json
     players: tuple[str, str]
+    card_set_data: str = ""
+    """The canonical data of the card set ``config`` names (empty: none), for the worker."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +138,8 @@ class TournamentSpec:
     mirror: bool = False
     turn_limit: int | None = None
     options: Json = field(default_factory=dict)
+    card_set: str = ""
+    """The designer's card set every game is played with (``NAME@HASH``), empty: none."""
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -166,6 +176,8 @@ class TournamentSpec:
         if self.turn_limit is not None:
             config["turn_limit"] = self.turn_limit
         config.update(self.options)
+        if self.card_set:
+            config[card_sets.SET_KEY] = self.card_set
         return config
 
     def schedule(self) -> list[GameSpec]:
@@ -174,6 +186,7 @@ class TournamentSpec:
         if not self.decks:
             decks = [None] * len(self.players)
         entrants = self.entrants
+        data = self._set_data()
         out: list[GameSpec] = []
         for a, b in self.matchups:
             for k in range(self.games):
@@ -190,14 +203,31 @@ class TournamentSpec:
                         ruleset=self.ruleset,
                         config=self.config(decks[seats[0]], decks[seats[1]]),
                         players=(entrants[seats[0]].player, entrants[seats[1]].player),
+                        card_set_data=data,
                     )
                 )
         return out
+
+    def _set_data(self) -> str:
+        """The data of :attr:`card_set` (empty without one)."""
+        if not self.card_set:
+            return ""
+        ref = card_sets.parse_ref(self.card_set)
+        return card_sets.require_text(self.ruleset, ref)
 
     def validate(self) -> None:
         """Refuse unknown players, decks where the ruleset has none (or none where it needs
         them), bad options and configs that cannot start, before anything runs."""
         rules = registry.get(self.ruleset)
+        if self.card_set:
+            try:
+                card_sets.format_for(self.ruleset)
+                self._set_data()
+            except card_sets.CardSetError as err:
+                raise SimError(f"--set: {err}") from None
+            taken = sorted({"card_set", "card_data"} & set(self.options))
+            if taken:
+                raise SimError(f"option {', '.join(taken)}: the card data is chosen with --set")
         for name in self.players:
             if name not in rules.players:
                 raise SimError(f"unknown player {name!r}; known: {', '.join(rules.players)}")
@@ -245,6 +275,8 @@ class TournamentSpec:
         }
         if self.options:
             out["options"] = dict(self.options)
+        if self.card_set:
+            out["card_set"] = self.card_set
         return out
 
     @staticmethod
@@ -260,6 +292,7 @@ class TournamentSpec:
             mirror=bool(data.get("mirror", False)),
             turn_limit=data.get("turn_limit"),
             options=dict(data.get("options") or {}),
+            card_set=str(data.get("card_set", "")),
         )
 
 
@@ -333,6 +366,8 @@ def play_game(spec: GameSpec) -> GameRecord:
     started = time.perf_counter()
     cpu = time.process_time()
     rules = registry.get(spec.ruleset)
+    if spec.card_set_data:
+        card_sets.remember(spec.ruleset, spec.card_set_data)
     state = rules.new_game(spec.config, spec.seed)
     players: dict[int, Player] = {
         seat: rules.players[name](_player_seed(spec.seed, seat))

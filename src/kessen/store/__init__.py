@@ -14,7 +14,8 @@ and checks.
 - :mod:`kessen.store.pg_server`: a throwaway local PostgreSQL server (tests, benchmarks);
 - :mod:`kessen.store.exchange`: one match as one JSON file (export/import);
 - :mod:`kessen.store.html_replay`: one match as one self-contained HTML replay;
-- :mod:`kessen.store.integrity`: where and why a record no longer replays.
+- :mod:`kessen.store.integrity`: where and why a record no longer replays;
+- :mod:`kessen.store.card_sets`: designers' card sets, their revisions and changelogs.
 """
 
 from kessen.store.records import (

@@ -39,8 +39,11 @@ COLUMNS: Final[dict[str, tuple[str, ...]]] = {
     "sim_runs": ("id", "name", "spec", "created", "finished"),
     "sim_games": ("run_id", "game_index", "match_id", "summary"),
     "saved_decks": ("id", "ruleset", "name", "deck", "created", "updated"),
+    "card_set_data": ("ruleset", "hash", "data"),
+    "card_sets": ("id", "name", "ruleset", "parent", "head", "created", "updated"),
+    "card_set_log": ("set_id", "revision", "hash", "created", "note", "changes"),
 }  # fmt: skip
-"""Every table of the store (schema version 4 and later) and its columns, in copy order."""
+"""Every table of the store (schema version 5 and later) and its columns, in copy order."""
 KEYS: Final[dict[str, str]] = {
     "blobs": "hash",
     "card_data": "ruleset, data_hash",
@@ -49,8 +52,13 @@ KEYS: Final[dict[str, str]] = {
     "sim_runs": "id",
     "sim_games": "run_id, game_index",
     "saved_decks": "id",
+    "card_set_data": "ruleset, hash",
+    "card_sets": "id",
+    "card_set_log": "set_id, revision",
 }
 """Each table's key: the order its rows are read, compared and hashed in."""
+CARD_SET_TABLES: Final = ("card_set_data", "card_sets", "card_set_log")
+"""The card set tables (schema version 5 and later), in copy order."""
 PAGE: Final = 200
 """Matches read, written and verified at a time."""
 
@@ -79,7 +87,8 @@ class CopyReport:
         c = self.counts
         return (
             f"copied {c['matches']} matches ({c['actions']} actions), {c['sim_runs']} simulation "
-            f"runs ({c['sim_games']} games), {c['saved_decks']} saved decks, {c['blobs']} deck "
+            f"runs ({c['sim_games']} games), {c['saved_decks']} saved decks, "
+            f"{c['card_sets']} card sets ({c['card_set_data']} revisions), {c['blobs']} deck "
             f"lists and {c['card_data']} card snapshots from {self.source} to {self.target}; "
             f"verified: every table's count and content, and each match's content hash "
             f"({self.verified} of {c['matches']} identical)"
@@ -174,7 +183,7 @@ def copy_store(
                 "database or schema), or empty this one first"
             )
         total = int(read.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
-        for table in ("blobs", "card_data", "sim_runs", "saved_decks"):
+        for table in ("blobs", "card_data", "sim_runs", "saved_decks", *CARD_SET_TABLES):
             write.executemany(_insert(table), read.execute(_select(table)).fetchall())
         verified = _copy_matches(read, write, total, progress)
         games = read.execute(_select("sim_games")).fetchall()

@@ -62,7 +62,12 @@ _TABLES_V4: Final = _TABLES_V2 | {"saved_decks"}
 
 def expected_tables(version: int) -> frozenset[str]:
     """The tables a store of schema ``version`` has (on either database)."""
-    return _TABLES_V4 if version >= 4 else _TABLES_V2 if version >= 2 else _TABLES_V1
+    tables = _TABLES_V4 if version >= 4 else _TABLES_V2 if version >= 2 else _TABLES_V1
+    if version > MIGRATIONS.index(_v5_card_sets):
+        tables = tables | CARD_SET_TABLES
+    if version > MIGRATIONS.index(_v6_match_leases):
+        tables = tables | {LEASES_TABLE}
+    return tables
 
 
 def default_path() -> Path:
@@ -370,11 +375,74 @@ def _v4_saved_decks(conn: sqlite3.Connection) -> None:
     )
 
 
+CARD_SET_TABLES: Final = frozenset({"card_sets", "card_set_data", "card_set_log"})
+"""Designers' card sets (:mod:`kessen.store.card_sets`)."""
+
+
+def _v5_card_sets(conn: sqlite3.Connection) -> None:
+    """Designers' card sets: each set's name, ruleset, parent and current revision; every
+    revision's data by content hash; each set's changelog (:mod:`kessen.store.card_sets`)."""
+    _run(
+        conn,
+        """
+        CREATE TABLE card_sets (
+            id      INTEGER PRIMARY KEY,
+            name    TEXT    NOT NULL UNIQUE,
+            ruleset TEXT    NOT NULL,
+            parent  TEXT    NOT NULL,
+            head    TEXT    NOT NULL,
+            created REAL    NOT NULL,
+            updated REAL    NOT NULL
+        );
+        CREATE TABLE card_set_data (
+            ruleset TEXT NOT NULL,
+            hash    TEXT NOT NULL,
+            data    TEXT NOT NULL,
+            PRIMARY KEY (ruleset, hash)
+        ) WITHOUT ROWID;
+        CREATE TABLE card_set_log (
+            set_id   INTEGER NOT NULL REFERENCES card_sets(id) ON DELETE CASCADE,
+            revision INTEGER NOT NULL,
+            hash     TEXT    NOT NULL,
+            created  REAL    NOT NULL,
+            note     TEXT    NOT NULL DEFAULT '',
+            changes  TEXT    NOT NULL,
+            PRIMARY KEY (set_id, revision)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
+LEASES_TABLE: Final = "match_leases"
+"""Which server process serves each live match (:mod:`kessen.store.leases`)."""
+
+
+def _v6_match_leases(conn: sqlite3.Connection) -> None:
+    """Leases on live matches: the server process that serves each one, until when
+    (:mod:`kessen.store.leases`; one server per SQLite file, several on PostgreSQL)."""
+    _run(
+        conn,
+        """
+        CREATE TABLE match_leases (
+            session    TEXT    PRIMARY KEY,
+            match_id   INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+            owner      TEXT    NOT NULL,
+            expires_at REAL    NOT NULL,
+            wanted     TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX match_leases_owner ON match_leases (owner);
+        CREATE INDEX match_leases_match ON match_leases (match_id);
+        """,
+    )
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v1_initial,
     _v2_integrity_and_sim,
     _v3_identity_and_config_order,
     _v4_saved_decks,
+    _v5_card_sets,
+    _v6_match_leases,
 )
 """Migration ``i`` (0-based) takes the schema from version ``i`` to ``i + 1``."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -9,6 +9,11 @@ changed (:mod:`kessen.store.integrity`)::
     {"format": "kessen-match", "format_version": 2,
      "match": {...}, "replay": {...}, "events": [events0, e1, ...], "cards": {...}}
 
+A match played with a designer's card set (``card_set`` in its config) carries the set's data,
+``"card_set": {"ruleset", "ref", "data"}`` (the canonical TOML whose hash the reference
+names), so it replays in a store that never held the set; the import keeps the data with the
+match. A store that lost the set's data refuses to export such a match, saying why.
+
 An import checks every field's type and, unless told not to, replays the record and verifies
 every state hash it carries: a tampered record is refused, naming the first step that differs.
 Version 2 keeps the config's key order; a version 1 file holding an inline (custom) deck came
@@ -25,6 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
+from kessen.engine import card_sets
 from kessen.engine.action import Action, ActionParseError
 from kessen.engine.contract import Json, Outcome, RulesError
 from kessen.engine.replay import Replay, ReplayDivergence
@@ -125,8 +131,13 @@ def _inline_deck(config: Json) -> bool:
     return isinstance(decks, list) and any(isinstance(d, dict) for d in decks)
 
 
-def to_json(record: MatchRecord, cards: Mapping[str, Json] | None = None) -> Json:
-    """The export document of a stored match (``cards``: the recorded card snapshot)."""
+def to_json(
+    record: MatchRecord,
+    cards: Mapping[str, Json] | None = None,
+    card_set: tuple[str, str] | None = None,
+) -> Json:
+    """The export document of a stored match (``cards``: the recorded card snapshot;
+    ``card_set``: the reference and canonical TOML of the set it was played with)."""
     info = record.info
     used: dict[str, Json] = {}
     if cards:
@@ -157,6 +168,11 @@ def to_json(record: MatchRecord, cards: Mapping[str, Json] | None = None) -> Jso
         "replay": record.replay().to_json(),
         "events": events if any(e is not None for e in events) else None,
         "cards": used or None,
+        **(
+            {"card_set": {"ruleset": info.ruleset, "ref": card_set[0], "data": card_set[1]}}
+            if card_set is not None
+            else {}
+        ),
     }
 
 
@@ -164,7 +180,27 @@ def export_match(store: MatchStore, match_id: int) -> Json:
     """The export document of match ``match_id``."""
     record = store.get(match_id)
     cards = store.recorded_cards(record.info.ruleset, record.info.data_hash)
-    return to_json(record, cards)
+    return to_json(record, cards, _played_set(store, record))
+
+
+def _played_set(store: MatchStore, record: MatchRecord) -> tuple[str, str] | None:
+    """The reference and data of the card set ``record`` was played with, if any; a
+    :class:`StoreError` when the store no longer holds its data."""
+    named = record.config.get(card_sets.SET_KEY)
+    if named is None:
+        return None
+    try:
+        ref = card_sets.parse_ref(named)
+    except card_sets.CardSetError as err:
+        raise StoreError(f"match {record.info.id}: {err}") from None
+    text = store.card_sets().revision_text(record.info.ruleset, ref.hash)
+    if text is None:
+        raise StoreError(
+            f"match {record.info.id} was played with card set {ref.short}…, whose data this "
+            "store does not hold: it cannot be exported with it (import the set with `kessen "
+            "sets import`, then export again)"
+        )
+    return str(ref), text
 
 
 def dumps(document: Json) -> str:
@@ -228,6 +264,7 @@ def from_json(document: Any) -> NewMatch:
     cards = doc.get("cards") or None
     if not isinstance(meta, dict) or not isinstance(cards, dict | None):
         raise ExchangeError("'match.meta' and 'cards' must be objects")
+    played = _card_set(doc.get("card_set"), replay)
     finished = _stamp(match.get("finished"), "finished")
     created = _stamp(match.get("created"), "created")
     outcome = Outcome(winner, reason) if finished is not None and reason else None
@@ -252,7 +289,37 @@ def from_json(document: Any) -> NewMatch:
         created=created,
         finished=finished,
         cards=cards,
+        card_set=played,
     )
+
+
+def _card_set(item: Any, replay: Replay) -> tuple[str, str] | None:
+    """The card set an export carries (checked against the reference of the record's config
+    and made known to the kernel, so the record replays), or ``None``."""
+    named = replay.config.get(card_sets.SET_KEY)
+    if item is None:
+        return None
+    if (
+        not isinstance(item, dict)
+        or not isinstance(item.get("data"), str)
+        or item.get("ruleset") != replay.ruleset
+    ):
+        raise ExchangeError(
+            "'card_set' must be an object with the record's ruleset, the set's ref and its data"
+        )
+    try:
+        ref = card_sets.parse_ref(named)
+    except card_sets.CardSetError:
+        raise ExchangeError(
+            "'card_set' is given but the record's config names no card set"
+        ) from None
+    if item.get("ref") != str(ref) or card_sets.content_hash(item["data"]) != ref.hash:
+        raise ExchangeError(
+            f"'card_set' does not hold the data of {ref.short}… the record names (its hash "
+            "differs): the file was changed"
+        )
+    card_sets.remember(replay.ruleset, item["data"])
+    return replay.ruleset, item["data"]
 
 
 def verify(new: NewMatch) -> int:

@@ -1,11 +1,14 @@
-"""A server's hold on its match store: one server per store, on SQLite and on PostgreSQL.
+"""A program's hold on its match store: one server per SQLite file (and, for a program that
+must be alone on one, per PostgreSQL store).
 
-Why a hold: a server resumes every unfinished match of its store when it starts and plays them
-from memory; two servers on one store would both resume the same matches and write actions to
-them from two processes (each refused by the store's step check, the players of one of them
-stuck). So ``kessen play`` holds its store (``MatchStore(..., exclusive=True)``) for its whole
-life, and a second server on the same store is refused, naming the first. Other commands
-(``kessen sim``, ``kessen store``) share a store freely and take no hold.
+Why a hold: a server on an SQLite file resumes every unfinished match of its store when it
+starts and plays them from memory; two servers on one file would both resume the same matches
+and write actions to them from two processes (each refused by the store's step check, the
+players of one of them stuck). So ``kessen play`` holds its SQLite file
+(``MatchStore(..., exclusive=True)``) for its whole life, and a second server on the same file
+is refused, naming the first. Other commands (``kessen sim``, ``kessen store``) share a store
+freely and take no hold. On PostgreSQL, ``kessen play`` takes no hold: several servers share
+the store, each serving the matches it holds a lease on (:mod:`kessen.store.leases`).
 
 What the hold is *not*: a lock on the data. Every write is a database transaction (SQLite's
 ``BEGIN IMMEDIATE``; PostgreSQL's row and advisory locks, see :mod:`kessen.store.backend`), so
@@ -22,9 +25,8 @@ the store's schema, held by the server's connection. The database server release
 session ends: the process exits or is killed (its socket closes), or its machine vanishes (the
 TCP keepalives the store asks for on its session notice within about a minute). It works for
 processes on any machine, and the message names the holder by its connection's
-``application_name`` (``kessen PID@HOST``). Several servers sharing one PostgreSQL store will
-replace this one hold by a lease per match (each server owns the matches it plays); the data
-side needs no change for that, since no process-local lock is assumed for correctness.
+``application_name`` (``kessen PID@HOST``). ``kessen play`` no longer takes it: its servers
+share a PostgreSQL store by leases, one per match (:mod:`kessen.server.leases`).
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ from kessen.engine.contract import GameState, Json, Outcome
 from kessen.engine.replay import Replay, ReplayDivergence
 from kessen.store import db
 from kessen.store.backend import Backend, Conn, open_backend
+from kessen.store.card_sets import CardSetError, CardSets
+from kessen.store.card_sets import attach as attach_card_sets
 from kessen.store.encoding import (
     blob,
     dumps,
@@ -34,6 +36,7 @@ from kessen.store.encoding import (
     unpack,
 )
 from kessen.store.integrity import Divergence, card_facts, diagnose, events_digest
+from kessen.store.leases import LEASE_SECONDS, LeaseTable
 from kessen.store.model import (
     NO_RESULT,
     STATES,
@@ -113,6 +116,11 @@ class MatchStore:
         # rests on the database's transactions (kessen.store.backend), never on this lock.
         self._lock = threading.RLock()
         self._cards_known: set[tuple[str, str]] = set()
+        # The kernel reads the card sets this store keeps (a record played with one replays).
+        self._detach_sets = attach_card_sets(self)
+        self.fence: LeaseTable | None = None
+        """A server sharing the store with others (:mod:`kessen.store.leases`): every action,
+        undo and end is written only while this lease table's owner holds the match."""
 
     # --- plumbing -----------------------------------------------------------------------
 
@@ -120,6 +128,7 @@ class MatchStore:
         """Close the connection (pending work is already committed) and let go of the
         server's hold if this store had it."""
         with self._lock:
+            self._detach_sets()
             self._db.close()
 
     @property
@@ -157,6 +166,15 @@ class MatchStore:
     def saved_decks(self) -> SavedDecks:
         """The player's saved decks, kept in this store."""
         return SavedDecks(self._tx, self._query)
+
+    def card_sets(self) -> CardSets:
+        """The designers' card sets, kept in this store."""
+        return CardSets(self._tx, self._query)
+
+    def leases(self, owner: str, seconds: float = LEASE_SECONDS) -> LeaseTable:
+        """The leases on live matches as the server process ``owner`` sees them."""
+        kind, for_update = self._db.kind, self._db.for_update
+        return LeaseTable(self._tx, self._query, kind, for_update, owner, seconds)
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._guard():
@@ -283,6 +301,8 @@ class MatchStore:
                 conn.execute(
                     "SELECT id FROM matches WHERE id = ?" + self._db.for_update, (match_id,)
                 )
+            if self.fence is not None:
+                self.fence.fence(conn, match_id)
             cursor = conn.execute(
                 "INSERT INTO actions (match_id, step, action, state_hash, events) "
                 "SELECT CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), "
@@ -326,6 +346,8 @@ class MatchStore:
                 raise StoreError(f"no match {match_id}")
             if row[0] is not None:
                 raise StoreError(f"match {match_id} is finished; its actions are final")
+            if self.fence is not None:
+                self.fence.fence(conn, match_id)
             cursor = conn.execute(
                 "DELETE FROM actions WHERE match_id = ? AND step > ?", (match_id, step)
             )
@@ -347,11 +369,18 @@ class MatchStore:
             )
             if cursor.rowcount != 1:
                 raise StoreError(f"no match {match_id}")
+            if self.fence is not None:  # after the update: the match's row is locked
+                self.fence.fence(conn, match_id)
 
     # --- writing whole matches ----------------------------------------------------------
 
     def _insert(self, conn: Conn, new: NewMatch) -> int:
         replay = new.replay
+        if new.card_set is not None:
+            try:
+                CardSets.keep_in(conn, *new.card_set)
+            except CardSetError as err:
+                raise StoreError(f"the card set the match carries cannot be kept: {err}") from None
         if new.cards is not None:
             self._snapshot_cards(conn, replay.ruleset, replay.data_hash, new.cards)
         else:

@@ -155,3 +155,6 @@ class NewMatch:
     finished: float | None = None
     parent: tuple[int, int] | None = None
     cards: Mapping[str, Json] | None = None
+    card_set: tuple[str, str] | None = None
+    """The data of the card set the match was played with, ``(ruleset, canonical TOML)``,
+    kept with it when the store does not hold it yet (an import)."""

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kessen.engine.contract import Json
+from kessen.games.kobo.card_sets import set_data
 from kessen.games.kobo.decks import Deck, starter_decks, starter_folder
 from kessen.games.kobo.schema import DATA_DIR, CardPool, load_pool
 
@@ -103,10 +104,19 @@ def version_of_hash(data_hash: str) -> int | None:
     return None
 
 
+def data_pool(card_data: int, card_set: str = "") -> CardPool:
+    """The pool a config plays with: its card set's (``card_set``, a designer's set:
+    :mod:`kessen.games.kobo.card_sets`) or the shipped version ``card_data``."""
+    if card_set:
+        return set_data(card_set).pool
+    return pool_for(card_data)
+
+
 def record_config(config: Mapping[str, Any], data_hash: str) -> Json:
     """The config that replays a record made under ``data_hash``: a config that names no
-    card data gets the version whose file has that hash (unchanged if none has)."""
-    if "card_data" in config:
+    card data (no version, no card set) gets the version whose file has that hash (unchanged
+    if none has)."""
+    if "card_data" in config or "card_set" in config:
         return dict(config)
     version = version_of_hash(data_hash)
     if version is None:

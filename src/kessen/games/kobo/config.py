@@ -15,8 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kessen.engine.card_sets import CardSetError
 from kessen.engine.contract import Json, RulesError
 from kessen.engine.refusals import shown
+from kessen.games.kobo.card_sets import KoboSet, set_data
 from kessen.games.kobo.card_versions import (
     LEGACY_VERSION,
     current_version,
@@ -48,6 +50,7 @@ _KEYS = {
     "shuffle",
     "validate",
     "card_data",
+    "card_set",
     "surprise",
     "cancelled_surprise",
 } | OPENING_KEYS
@@ -93,6 +96,9 @@ class KoboConfig:
     """The second player's opening tactics hand (the seed's 7)."""
     pass_penalty: str = STANDARD_PENALTY
     """The pass penalty's schedule (:data:`~kessen.games.kobo.opening.PENALTIES`)."""
+    card_set: str = ""
+    """A designer's card set the match is played with (``NAME@HASH``,
+    :mod:`~kessen.games.kobo.card_sets`) instead of a shipped version; empty: none."""
 
     @property
     def variant(self) -> list[str]:
@@ -122,7 +128,9 @@ class KoboConfig:
             "first_player": self.first_player,
             "shuffle": self.shuffle,
         }
-        if self.card_data != LEGACY_VERSION:
+        if self.card_set:
+            out["card_set"] = self.card_set
+        elif self.card_data != LEGACY_VERSION:
             out["card_data"] = self.card_data
         if self.surprise:
             out["surprise"] = True
@@ -153,6 +161,7 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
             f"not {shown(card_data)}"
         )
         card_data = current_version()
+    card_set, designed = _card_set(raw, problems)
     surprise = raw.get("surprise", False)
     if not isinstance(surprise, bool):
         problems.append("surprise: expected true or false")
@@ -168,8 +177,10 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
     if not isinstance(decks_raw, list | tuple) or len(decks_raw) != 2:
         problems.append("decks: expected a list of two decks (starter names or deck objects)")
     else:
-        starters = starters_for(card_data, option_names())
-        pool = pool_for(card_data)
+        if designed is not None:
+            starters, pool = designed.starters(option_names()), designed.pool
+        else:
+            starters, pool = starters_for(card_data, option_names()), pool_for(card_data)
         for seat, item in enumerate(decks_raw):
             deck: Deck | None = None
             if isinstance(item, str):
@@ -229,7 +240,23 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
         raw.get("first_tactics", FIRST_TACTICS),
         raw.get("second_tactics", SECOND_TACTICS),
         raw.get("pass_penalty", STANDARD_PENALTY),
+        card_set,
     )
+
+
+def _card_set(raw: Mapping[str, Any], problems: list[str]) -> tuple[str, KoboSet | None]:
+    """The config's card set (its ``NAME@HASH`` and data), if it names one; a problem when
+    it cannot be used or comes with ``card_data`` too."""
+    if "card_set" not in raw:
+        return "", None
+    if "card_data" in raw:
+        problems.append("card_set: a config names a card set or a card_data version, not both")
+    try:
+        found = set_data(raw["card_set"])
+    except CardSetError as err:
+        problems.append(str(err))
+        return "", None
+    return str(found.ref), found
 
 
 def _whole(value: Any) -> bool:

@@ -25,6 +25,7 @@ from functools import cache
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
+from kessen.games.kobo.card_sets import active_set_pool
 from kessen.games.kobo.cards import (
     CHANGE_TARGET,
     MODIFY_LV,
@@ -36,9 +37,9 @@ from kessen.games.kobo.cards import (
     CardKind,
 )
 from kessen.games.kobo.effects import side_seat
-from kessen.games.kobo.heuristic import ExchangeSim, HeuristicPlayer, SimLink, card_def
+from kessen.games.kobo.heuristic import ExchangeSim, HeuristicPlayer, Pos, SimLink, card_def
 from kessen.games.kobo.opening import penalty
-from kessen.games.kobo.schema import load_pool
+from kessen.games.kobo.schema import CardPool, load_pool
 from kessen.games.kobo.state import EMPTY, HAND, SLOTS, TDECK, THAND, KoboState
 
 BODY = 2.0
@@ -58,11 +59,21 @@ ROLLOUT_CAP = 300
 PASS = Action.of("pass")
 
 
-@cache
 def card_value(slug: str) -> float:
-    """What holding a trap or tactic (or a deploy card, or a character in hand) is worth, in Lv."""
-    cdef = load_pool().get(slug)
-    return _value(cdef)
+    """What holding a trap or tactic (or a deploy card, or a character in hand) is worth, in
+    Lv (the card of the match's pool: :func:`~kessen.games.kobo.card_sets.active_pool`)."""
+    pool = active_set_pool()
+    return _shipped_value(slug) if pool is None else _pool_value(pool, slug)
+
+
+@cache
+def _shipped_value(slug: str) -> float:
+    return _value(load_pool().get(slug))
+
+
+@cache
+def _pool_value(pool: CardPool, slug: str) -> float:
+    return _value(pool.get(slug))
 
 
 def _value(cdef: CardDef) -> float:
@@ -536,9 +547,9 @@ def exchange_sim(state: KoboState) -> ExchangeSim:
     rollouts.
     """
     defs, owner = state.defs, state.owner
-    base: dict[tuple[int, int], int] = {}
-    temp: dict[tuple[int, int], int] = {}
-    where: dict[int, tuple[int, int]] = {}  # card -> (seat of its row, slot 1-5)
+    base: dict[Pos, int] = {}
+    temp: dict[Pos, int] = {}
+    where: dict[int, Pos] = {}  # card -> (seat of its row, slot 1-5)
     battle, printed_lv, modifier = state.battle, state.base, state.temp
     for index in range(2 * SLOTS):
         card = battle[index]
@@ -570,7 +581,7 @@ def exchange_sim(state: KoboState) -> ExchangeSim:
     flipped = dict(state.surprise.pending) if state.surprise is not None else {}
     for card, controller, chosen, negated in state.chain:
         cdef = defs[card] if card not in flipped else defs[card].surprise_effect(flipped[card])
-        position: tuple[int, int] | None = None
+        position: Pos | None = None
         negates: int | None = None
         if cdef.needs_choice and chosen != EMPTY:
             chosen_slot = slot(chosen)

@@ -20,6 +20,7 @@ from typing import Any
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
 from kessen.games.kobo import heuristic_surprise as surprise_rules
+from kessen.games.kobo.card_sets import activate, active_set_pool
 from kessen.games.kobo.cards import (
     CHANGE_TARGET,
     MODIFY_LV,
@@ -35,20 +36,33 @@ from kessen.games.kobo.cards import (
     Verb,
     named_seat,
 )
-from kessen.games.kobo.schema import load_pool
+from kessen.games.kobo.schema import CardPool, load_pool
 
 MAX_TRAPS = 3
 """Traps set at most in the standby: the other strategy slots stay free for tactics."""
 BODY = 2.0
 """What a character on the field is worth on top of its base Lv."""
 
-Pos = tuple[int, int]  # (seat, slot 1-5)
+Pos = tuple[int, ...]
+"""A character's place: (seat, slot 1-5). Not ``tuple[int, int]``, which compiled code
+(mypyc) keeps unboxed and boxes anew at every use as a dict key."""
+
+
+def card_def(slug: str) -> CardDef:
+    """The card called ``slug`` in the match's pool (its card set's, or the shipped one:
+    :func:`~kessen.games.kobo.card_sets.active_pool`)."""
+    pool = active_set_pool()
+    return _shipped_def(slug) if pool is None else _card_def(pool, slug)
 
 
 @cache
-def card_def(slug: str) -> CardDef:
-    """The pool's card called ``slug``."""
+def _shipped_def(slug: str) -> CardDef:
     return load_pool().get(slug)
+
+
+@cache
+def _card_def(pool: CardPool, slug: str) -> CardDef:
+    return pool.get(slug)
 
 
 def _amount(cdef: CardDef) -> int:
@@ -124,6 +138,28 @@ def _remember(key: tuple[Any, ...], value: float) -> float:
 # --------------------------------------------------------------------------------------------
 
 
+class SimKey:
+    """An exchange simulation's key (:meth:`ExchangeSim.key`): the nested tuple, hashed once.
+    The chain memory looks a key up many times, and a tuple hashes all it holds every time."""
+
+    __slots__ = ("hashed", "value")
+
+    def __init__(self, value: tuple[Any, ...]) -> None:
+        self.value = value
+        self.hashed = hash(value)
+
+    def __hash__(self) -> int:
+        return self.hashed
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SimKey):
+            return NotImplemented
+        return self.hashed == other.hashed and self.value == other.value
+
+    def __repr__(self) -> str:
+        return f"SimKey({self.value!r})"
+
+
 @dataclass(slots=True)
 class SimLink:
     """One chain link as the simulation needs it."""
@@ -188,16 +224,18 @@ class ExchangeSim:
         )
         self.links = []
 
-    def key(self) -> tuple[Any, ...]:
+    def key(self) -> SimKey:
         """Everything the resolution reads, as a hashable value (equal keys, equal outcomes)."""
-        return (
-            tuple(self.base.items()),
-            tuple(self.temp.items()),
-            self.attacker_seat,
-            tuple(self.attackers),
-            self.target,
-            self.negated,
-            tuple((k.card.slug, k.seat, k.chosen, k.negates, k.negated) for k in self.links),
+        return SimKey(
+            (
+                tuple(self.base.items()),
+                tuple(self.temp.items()),
+                self.attacker_seat,
+                tuple(self.attackers),
+                self.target,
+                self.negated,
+                tuple((k.card.slug, k.seat, k.chosen, k.negates, k.negated) for k in self.links),
+            )
         )
 
     def score(self, seat: int) -> float:
@@ -425,6 +463,7 @@ class HeuristicPlayer:
         """One element of ``legal``, chosen for the pending prompt of ``view``."""
         if not legal:
             raise ValueError("no legal action to choose from")
+        activate(view.get("card_set"))  # the match's cards, when it plays a designer's set
         pending = view.get("pending") or {}
         handler = getattr(self, "_on_" + str(pending.get("prompt", "")), None)
         choice: Action | None = None

@@ -15,15 +15,15 @@ from typing import Any
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
+from kessen.games.kobo.card_sets import active_pool
 from kessen.games.kobo.cards import SCOPE_ALL, CardDef, SurpriseAbility, Verb, named_seat
-from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.surprise import CLEAR, DECLINE, FLIP, SET
 
 _WORTH = {Verb.MODIFY_LV: 1.0, Verb.NEGATE_ATTACK: 2.5, Verb.DRAW: 0.8, Verb.RETREAT_IF_ZERO: 0.5}
 
 
 def _card(slug: str) -> CardDef:
-    return load_pool().get(slug)
+    return active_pool().get(slug)
 
 
 def ability_worth(ability: SurpriseAbility) -> float:

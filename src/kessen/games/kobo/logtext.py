@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kessen.engine.wording import SeatWords, lower_first
+from kessen.games.kobo.card_sets import active_pool
 from kessen.games.kobo.cards import CardKind
 from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.text import condition_text
@@ -33,15 +34,15 @@ class _Words(SeatWords):
     """Seat names and card names in one language, for one viewer."""
 
     def card(self, slug: Any) -> str:
-        """The card's name (「…」 in Japanese), or the slug if the pool does not know it."""
-        cards = load_pool().cards
-        cdef = cards.get(str(slug))
+        """The card's name (「…」 in Japanese), or the slug if the pool does not know it (the
+        pool of the set a match plays with where :func:`.card_sets.activate` named it)."""
+        cdef = active_pool().cards.get(str(slug)) or load_pool().cards.get(str(slug))
         name = str(slug) if cdef is None else cdef.name(self.lang)
         return f"「{name}」" if self.ja else name
 
     def kind_card(self, slug: Any) -> str:
         """The card's name with its kind for traps and tactics: 罠「…」 / the trap …."""
-        cdef = load_pool().cards.get(str(slug))
+        cdef = active_pool().cards.get(str(slug)) or load_pool().cards.get(str(slug))
         name = self.card(slug)
         if cdef is None:
             return name

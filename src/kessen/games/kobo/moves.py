@@ -4,18 +4,31 @@ from __future__ import annotations
 
 from functools import cache
 
-from kessen.games.kobo.schema import load_pool
+from kessen.games.kobo.card_sets import active_set_pool, set_data
+from kessen.games.kobo.schema import CardPool, load_pool
 from kessen.games.kobo.state import EMPTY, HAND, MAIN_DECK, RETREAT, SLOTS, KoboState
 
 
 @cache
-def _ranks() -> dict[str, int]:
-    return {slug: i for i, slug in enumerate(load_pool().cards)}
+def _ranks(pool: CardPool) -> dict[str, int]:
+    return {slug: i for i, slug in enumerate(pool.cards)}
+
+
+@cache
+def _shipped_ranks() -> dict[str, int]:
+    return _ranks(load_pool())
+
+
+@cache
+def _set_ranks(card_set: str) -> dict[str, int]:
+    return _ranks(set_data(card_set).pool)
 
 
 def card_rank(slug: str) -> int:
-    """The card's position in the pool file: the fixed order of choices offered to players."""
-    return _ranks()[slug]
+    """The card's position in the pool file: the fixed order of choices offered to players
+    (the pool of the match's set when it plays one: :func:`.card_sets.active_pool`)."""
+    pool = active_set_pool()
+    return (_shipped_ranks() if pool is None else _ranks(pool))[slug]
 
 
 def first_by_name(state: KoboState, cards: list[int]) -> dict[str, int]:
@@ -28,7 +41,8 @@ def first_by_name(state: KoboState, cards: list[int]) -> dict[str, int]:
             first[slug] = card
     if len(first) < 2:
         return first
-    rank = _ranks()
+    card_set = state.config.card_set
+    rank = _set_ranks(card_set) if card_set else _shipped_ranks()
     return {slug: first[slug] for slug in sorted(first, key=rank.__getitem__)}
 
 

@@ -16,7 +16,7 @@ import functools
 import hashlib
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,6 +31,7 @@ from pydantic import (
     ValidationError,
 )
 
+from kessen.engine.card_sets import FieldProblem, Said, problem, pydantic_problems
 from kessen.games.kobo.cards import (
     CHAIN_VERBS,
     DEPLOY_VERBS,
@@ -70,6 +71,12 @@ _KIND_WORD = {
     CardKind.DEPLOY: "a deploy card",
     CardKind.TRAP: "a trap",
     CardKind.TACTIC: "a tactic",
+}
+_KIND_WORD_JA = {
+    CardKind.CHARACTER: "キャラ",
+    CardKind.DEPLOY: "展開カード",
+    CardKind.TRAP: "罠カード",
+    CardKind.TACTIC: "戦術カード",
 }
 _TOML_POSITION = re.compile(r"^(?P<reason>.*) \(at line (?P<line>\d+), column (?P<col>\d+)\)$")
 _TOML_AT_END = re.compile(r"^(?P<reason>.*) \(at end of document\)$")
@@ -244,7 +251,13 @@ class _CardModel(BaseModel):
 # Semantic checks (beyond types): each yields (field path, reason)
 # --------------------------------------------------------------------------------------------
 
-_Problem = tuple[str, str]
+_Problem = tuple[str, Said]
+"""A field path inside a card and what is wrong there (English, with its Japanese text)."""
+
+
+def _kinds(kind: CardKind) -> tuple[str, str]:
+    """The kind as a noun in English and Japanese."""
+    return _KIND_WORD[kind], _KIND_WORD_JA[kind]
 
 
 def _card_problems(card: _CardModel) -> list[_Problem]:
@@ -261,31 +274,73 @@ def _surprise_problems(card: _CardModel) -> list[_Problem]:
     if not card.surprise:
         return []
     if card.kind is not CardKind.TACTIC:
-        return [("surprise", f"only tactics have 【！】 abilities, not {_KIND_WORD[card.kind]}")]
+        en, ja = _kinds(card.kind)
+        return [
+            (
+                "surprise",
+                Said(
+                    f"only tactics have 【！】 abilities, not {en}",
+                    f"【！】能力を持てるのは戦術カードだけです（これは{ja}です）",
+                ),
+            )
+        ]
     problems: list[_Problem] = []
     for i, ability in enumerate(card.surprise):
         where = f"surprise[{i}]"
         if not ability.steps:
-            problems.append((f"{where}.steps", "a 【！】 ability needs at least one step"))
+            problems.append(
+                (
+                    f"{where}.steps",
+                    Said(
+                        "a 【！】 ability needs at least one step",
+                        "【！】能力には効果が1つ以上必要です",
+                    ),
+                )
+            )
         for j, step in enumerate(ability.steps):
             if step.verb not in SURPRISE_VERBS:
                 names = ", ".join(sorted(SURPRISE_VERBS))
                 problems.append(
                     (
                         f"{where}.steps[{j}].verb",
-                        f"{step.verb.value!r} is not allowed (allowed: {names})",
+                        Said(
+                            f"{step.verb.value!r} is not allowed (allowed: {names})",
+                            f"「{step.verb.value}」は使えません（使えるもの：{names}）",
+                        ),
                     )
                 )
             if reason := _amount_problem(step):
                 problems.append((f"{where}.steps[{j}].amount", reason))
         targeted = any(s.verb in TARGETED_VERBS for s in ability.steps)
         if targeted and ability.target is None:
-            problems.append((f"{where}.target", "a Lv or retreat step needs a target"))
+            problems.append(
+                (
+                    f"{where}.target",
+                    Said(
+                        "a Lv or retreat step needs a target",
+                        "Lvを変える効果や退場させる効果には対象が必要です",
+                    ),
+                )
+            )
         if not targeted and ability.target is not None:
-            problems.append((f"{where}.target", "no step uses a target; remove it"))
+            problems.append(
+                (
+                    f"{where}.target",
+                    Said(
+                        "no step uses a target; remove it",
+                        "対象を使う効果がありません。対象を外してください",
+                    ),
+                )
+            )
         if ability.target is not None and ability.target.scope is Scope.CHOSEN:
             problems.append(
-                (f"{where}.target.scope", "a 【！】 ability uses scope 'participants' or 'all'")
+                (
+                    f"{where}.target.scope",
+                    Said(
+                        "a 【！】 ability uses scope 'participants' or 'all'",
+                        "【！】能力の範囲は participants か all です",
+                    ),
+                )
             )
     return problems
 
@@ -294,7 +349,15 @@ def _icon_problems(card: _CardModel) -> list[_Problem]:
     """An ``icon`` names a vendored pictogram."""
     if card.icon is None or card.icon in icon_names():
         return []
-    return [("icon", f"{card.icon!r} is not a vendored icon (kessen.games.kobo.icons)")]
+    return [
+        (
+            "icon",
+            Said(
+                f"{card.icon!r} is not a vendored icon (kessen.games.kobo.icons)",
+                f"「{card.icon}」という絵柄はありません",
+            ),
+        )
+    ]
 
 
 def _character_problems(card: _CardModel) -> list[_Problem]:
@@ -304,27 +367,57 @@ def _character_problems(card: _CardModel) -> list[_Problem]:
         problems.append(
             (
                 "lv",
-                f"a character needs {MIN_CHARACTER_LV} <= lv <= {MAX_CHARACTER_LV}, got {card.lv}",
+                Said(
+                    f"a character needs {MIN_CHARACTER_LV} <= lv <= {MAX_CHARACTER_LV}, "
+                    f"got {card.lv}",
+                    f"キャラのLvは{MIN_CHARACTER_LV}〜{MAX_CHARACTER_LV}です（{card.lv}になっています）",
+                ),
             )
         )
     for field in ("when", "target", "steps", "chain_again"):
         if field in card.model_fields_set:
-            problems.append((field, "a character has no effect; remove this field"))
+            problems.append(
+                (
+                    field,
+                    Said(
+                        "a character has no effect; remove this field",
+                        "キャラには効果がありません。この項目を外してください",
+                    ),
+                )
+            )
     return problems
 
 
 def _effect_problems(card: _CardModel) -> list[_Problem]:
     """Deploy cards, traps and tactics: Lv, keywords, steps and target."""
     problems: list[_Problem] = []
-    kind = _KIND_WORD[card.kind]
+    en, ja = _kinds(card.kind)
     if card.lv != 0:
-        problems.append(("lv", f"only characters have a Lv; {kind} must have lv 0 or none"))
+        problems.append(
+            (
+                "lv",
+                Said(
+                    f"only characters have a Lv; {en} must have lv 0 or none",
+                    f"Lvを持つのはキャラだけです。{ja}のLvは0か空にしてください",
+                ),
+            )
+        )
     if card.kind not in _CHAIN_KINDS:
         for field in ("when", "chain_again"):
             if field in card.model_fields_set:
-                problems.append((field, f"only traps and tactics have this field, not {kind}"))
+                problems.append(
+                    (
+                        field,
+                        Said(
+                            f"only traps and tactics have this field, not {en}",
+                            f"この項目は罠カードと戦術カードだけのものです（これは{ja}です）",
+                        ),
+                    )
+                )
     if not card.steps:
-        problems.append(("steps", f"{kind} needs at least one step"))
+        problems.append(
+            ("steps", Said(f"{en} needs at least one step", f"{ja}には効果が1つ以上必要です"))
+        )
     problems += _step_problems(card)
     problems += _target_problems(card)
     return problems
@@ -335,6 +428,7 @@ def _step_problems(card: _CardModel) -> list[_Problem]:
     problems: list[_Problem] = []
     allowed = _VERBS_BY_KIND[card.kind]
     modified = False
+    en, ja = _kinds(card.kind)
     for i, step in enumerate(card.steps):
         where = f"steps[{i}]"
         if step.verb not in allowed:
@@ -342,13 +436,21 @@ def _step_problems(card: _CardModel) -> list[_Problem]:
             problems.append(
                 (
                     f"{where}.verb",
-                    f"{step.verb.value!r} is not allowed on "
-                    f"{_KIND_WORD[card.kind]} (allowed: {names})",
+                    Said(
+                        f"{step.verb.value!r} is not allowed on {en} (allowed: {names})",
+                        f"{ja}に「{step.verb.value}」は使えません（使えるもの：{names}）",
+                    ),
                 )
             )
         if step.verb is Verb.RETREAT_IF_ZERO and not modified:
             problems.append(
-                (f"{where}.verb", "'retreat_if_zero' must come after a 'modify_lv' step")
+                (
+                    f"{where}.verb",
+                    Said(
+                        "'retreat_if_zero' must come after a 'modify_lv' step",
+                        "retreat_if_zero は modify_lv の後に置いてください",
+                    ),
+                )
             )
         modified = modified or step.verb is Verb.MODIFY_LV
         if reason := _amount_problem(step):
@@ -356,14 +458,24 @@ def _step_problems(card: _CardModel) -> list[_Problem]:
     return problems
 
 
-def _amount_problem(step: _StepModel) -> str | None:
+def _amount_problem(step: _StepModel) -> Said | None:
     """What is wrong with a step's amount, if anything."""
     if step.verb is Verb.MODIFY_LV:
-        return "modify_lv needs a non-zero amount" if step.amount == 0 else None
+        if step.amount == 0:
+            return Said("modify_lv needs a non-zero amount", "modify_lv の量は0以外にしてください")
+        return None
     if step.verb is Verb.DRAW:
-        return f"draw needs an amount >= 1, got {step.amount}" if step.amount < 1 else None
+        if step.amount < 1:
+            return Said(
+                f"draw needs an amount >= 1, got {step.amount}",
+                f"draw の枚数は1以上です（{step.amount}になっています）",
+            )
+        return None
     if step.amount != 0:
-        return f"{step.verb.value} takes no amount (got {step.amount})"
+        return Said(
+            f"{step.verb.value} takes no amount (got {step.amount})",
+            f"{step.verb.value} に量はありません（{step.amount}になっています）",
+        )
     return None
 
 
@@ -376,37 +488,61 @@ def _target_problems(card: _CardModel) -> list[_Problem]:
             return [
                 (
                     "target",
-                    f"step verb {targeted[0].value!r} needs a target, "
-                    'e.g. target = {side = "own", scope = "chosen"}',
+                    Said(
+                        f"step verb {targeted[0].value!r} needs a target, "
+                        'e.g. target = {side = "own", scope = "chosen"}',
+                        f"「{targeted[0].value}」には対象が必要です"
+                        '（例：target = {side = "own", scope = "chosen"}）',
+                    ),
                 )
             ]
         return []
     if not targeted:
         verbs = ", ".join(sorted(TARGETED_VERBS))
-        return [("target", f"no step uses a target (only {verbs} do); remove it")]
+        return [
+            (
+                "target",
+                Said(
+                    f"no step uses a target (only {verbs} do); remove it",
+                    f"対象を使う効果がありません（使うのは {verbs}）。対象を外してください",
+                ),
+            )
+        ]
     problems: list[_Problem] = []
     if card.kind is CardKind.DEPLOY:
         if target.scope not in (Scope.CHOSEN, Scope.ALL):
             problems.append(
                 (
                     "target.scope",
-                    "a deploy card may only use scope 'chosen' or 'all' "
-                    "(there is no exchange during standby)",
+                    Said(
+                        "a deploy card may only use scope 'chosen' or 'all' "
+                        "(there is no exchange during standby)",
+                        "展開カードの範囲は chosen か all だけです（準備中に交戦はありません）",
+                    ),
                 )
             )
         if target.side not in (Side.OWN, Side.OPPONENT):
             problems.append(
                 (
                     "target.side",
-                    "a deploy card may only use side 'own' or 'opponent' "
-                    "(there is no exchange during standby)",
+                    Said(
+                        "a deploy card may only use side 'own' or 'opponent' "
+                        "(there is no exchange during standby)",
+                        "展開カードの側は own か opponent だけです（準備中に交戦はありません）",
+                    ),
                 )
             )
     if Verb.CHANGE_TARGET in targeted and (
         target.side is not Side.DEFENDING or target.scope is not Scope.CHOSEN
     ):
         problems.append(
-            ("target", 'change_target needs target = {side = "defending", scope = "chosen"}')
+            (
+                "target",
+                Said(
+                    'change_target needs target = {side = "defending", scope = "chosen"}',
+                    'change_target の対象は {side = "defending", scope = "chosen"} です',
+                ),
+            )
         )
     return problems
 
@@ -506,6 +642,50 @@ def _validate_cards(entries: list[Any], source: str) -> tuple[list[_CardModel], 
     return models, lines
 
 
+def card_field_problems(
+    entries: Sequence[Any], prefix: str = "cards"
+) -> tuple[list[CardDef], list[FieldProblem]]:
+    """The checks of :func:`parse_pool` on a list of card tables (a card set's ``cards``),
+    each problem by field (``cards[12].lv``) in English and Japanese; returns the cards that
+    passed their own checks and every problem."""
+    cards: list[CardDef] = []
+    problems: list[FieldProblem] = []
+    first_index: dict[tuple[str, str], int] = {}
+    for i, raw in enumerate(entries):
+        where = f"{prefix}[{i}]"
+        if not isinstance(raw, dict):
+            problems.append(
+                problem(
+                    where,
+                    Said(
+                        f"expected a card table, got {type(raw).__name__}",
+                        "カードは表（オブジェクト）にしてください",
+                    ),
+                )
+            )
+            continue
+        found = _identity_problems(i, raw, first_index)
+        try:
+            model = _CardModel.model_validate(raw)
+        except ValidationError as err:
+            problems += pydantic_problems(err.errors(), where)
+        else:
+            found += _card_problems(model)
+            if not found:
+                cards.append(model.to_def())
+        problems += [problem(f"{where}.{path}", reason) for path, reason in found]
+    return cards, problems
+
+
+def card_def_of(raw: Mapping[str, Any]) -> tuple[CardDef | None, list[FieldProblem]]:
+    """One card table as a card, or its problems by field (``lv``, ``steps[0].verb``)."""
+    cards, problems = card_field_problems([dict(raw)], "")
+    fixed = [
+        FieldProblem(p.path.removeprefix("[0]").removeprefix("."), p.en, p.ja) for p in problems
+    ]
+    return (cards[0] if cards and not fixed else None), fixed
+
+
 def _identity_problems(
     index: int, raw: Mapping[str, Any], first_index: dict[tuple[str, str], int]
 ) -> list[_Problem]:
@@ -514,7 +694,16 @@ def _identity_problems(
     problems: list[_Problem] = []
     slug = raw.get("slug")
     if isinstance(slug, str) and not SLUG_RE.fullmatch(slug):
-        problems.append(("slug", f"{slug!r} is not kebab-case ASCII (e.g. 'stone-golem')"))
+        problems.append(
+            (
+                "slug",
+                Said(
+                    f"{slug!r} is not kebab-case ASCII (e.g. 'stone-golem')",
+                    f"「{slug}」は英小文字・数字をハイフンでつないだ形にしてください"
+                    "（例：stone-golem）",
+                ),
+            )
+        )
     for field in ("slug", "name_ja", "name_en"):
         value = raw.get(field)
         if not isinstance(value, str):
@@ -522,7 +711,13 @@ def _identity_problems(
         earlier = first_index.setdefault((field, value), index)
         if earlier != index:
             problems.append(
-                (field, f"duplicate {field} {value!r} (already used by card[{earlier}])")
+                (
+                    field,
+                    Said(
+                        f"duplicate {field} {value!r} (already used by card[{earlier}])",
+                        f"{field}「{value}」は card[{earlier}] と重なっています",
+                    ),
+                )
             )
     return problems
 

@@ -17,7 +17,7 @@ from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json, Outcome, Pending, Viewer
 from kessen.engine.log import Event
 from kessen.engine.rng import Rng
-from kessen.games.kobo.card_versions import LEGACY_VERSION, pool_for
+from kessen.games.kobo.card_versions import LEGACY_VERSION, data_pool
 from kessen.games.kobo.cards import CardDef
 from kessen.games.kobo.config import KoboConfig, parse_config
 
@@ -201,7 +201,7 @@ class KoboState(GameState):
     @classmethod
     def blank(cls, config: KoboConfig, seed: int, cards: list[list[str]]) -> KoboState:
         """A state with the given cards per seat (in zone order) and nothing dealt yet."""
-        pool = pool_for(config.card_data)
+        pool = data_pool(config.card_data, config.card_set)
         state = cls()
         state.config = config
         defs: list[CardDef] = []
@@ -437,8 +437,10 @@ class KoboState(GameState):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild a state from :meth:`to_json` output."""
-        config = parse_config({"card_data": LEGACY_VERSION, **data["config"], "validate": False})
-        pool = pool_for(config.card_data)
+        raw = data["config"]
+        legacy = {} if "card_set" in raw else {"card_data": LEGACY_VERSION}
+        config = parse_config({**legacy, **raw, "validate": False})
+        pool = data_pool(config.card_data, config.card_set)
         new = cls()
         new.config = config
         new.defs = tuple(pool.get(s) for s in data["cards"])

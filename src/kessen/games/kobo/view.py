@@ -301,6 +301,9 @@ def render(
             "second_tactics": state.config.second_tactics,
             "pass_penalty": state.config.pass_penalty,
         }
+    if state.config.card_set:
+        # The designer's card set both seats play with (public, like the deck lists).
+        out["card_set"] = state.config.card_set
     if state.surprise is not None:
         out["surprise"] = {
             "cancelled": state.config.cancelled_surprise,

@@ -35,6 +35,7 @@ from kessen.engine.contract import GameState, Json
 from kessen.engine.log import Event
 from kessen.engine.rng import Rng
 from kessen.games.kobo import worlds_surprise as surprise_worlds
+from kessen.games.kobo.card_sets import activate, active_set_pool
 from kessen.games.kobo.cards import CardKind, Verb
 from kessen.games.kobo.config import KoboConfig
 from kessen.games.kobo.decks import deck_from_json
@@ -107,6 +108,7 @@ def _config(view: Json) -> KoboConfig:
         turn_limit=view["turn_limit"],
         **surprise_worlds.options(view),
         **view.get("opening", {}),
+        card_set=view.get("card_set", ""),
     )
 
 
@@ -161,6 +163,7 @@ def world_from_view(
         raise WorldError("a world is rebuilt from the view of the seat that decides now")
     extras = extras if extras is not None else view.get("extras")
     rng = random.Random(seed)
+    activate(view.get("card_set"))  # the search's card lookups read the match's set
     config = _config(view)
     lists = [d.main_slugs() + d.tactics_slugs() for d in config.decks]
     state = KoboState.blank(config, rng.randrange(2**63), lists)
@@ -547,10 +550,16 @@ def _set_face_down(state: KoboState, opp: int, slots: list[int], chosen: list[in
         zone[zone.index(new)] = old
 
 
-@cache
 def chosen_hand(tactics: tuple[str, ...], size: int) -> tuple[str, ...]:
     """The ``size`` tactics the heuristic COM's rule takes from the list ``tactics`` (slugs,
-    one per copy): what a player choosing by card value would hold at the first turn."""
+    one per copy): what a player choosing by card value would hold at the first turn (with
+    the cards of the match's set: :func:`~kessen.games.kobo.card_sets.active_pool`)."""
+    return _chosen_hand(active_set_pool(), tactics, size)  # None: the shipped cards
+
+
+@cache
+def _chosen_hand(pool: object, tactics: tuple[str, ...], size: int) -> tuple[str, ...]:
+    """:func:`chosen_hand` remembered per pool (``pool`` keys the cache only)."""
     from kessen.games.kobo.heuristic import HeuristicPlayer, card_def, category
     from kessen.games.kobo.moves import card_rank
 
@@ -794,9 +803,10 @@ def search_hooks(deep: bool = False) -> Any:
     (:func:`inferring_sampler`), and the standby plan of :mod:`kessen.games.kobo.standby` for
     the routine standby prompts.
     """
+    # Modules imported as ``import a.b as c``: in a function, mypyc loses ``from a import b``.
+    import kessen.games.kobo.evaluate as judge
+    import kessen.games.kobo.standby as standby
     from kessen.ai.ismcts import SearchHooks
-    from kessen.games.kobo import evaluate as judge
-    from kessen.games.kobo import standby
     from kessen.games.kobo.resample import redeal_unseen
 
     return SearchHooks(

@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -28,6 +29,8 @@ from pydantic import (
     ValidationError,
     model_validator,
 )
+
+from kessen.engine.card_sets import Said
 
 DATA = Path(__file__).parent / "data"
 CHARACTERS = ("SO", "RI", "MI", "GA")
@@ -54,6 +57,14 @@ Stat = Literal["spd", "front", "back", "range", "atk", "cost", "gain"]
 """``range`` is 間合±n: both the front and the back value (§8.5)."""
 
 
+class _Invalid(ValueError):
+    """A rule of the card data broken, in English with its Japanese text (``ja``)."""
+
+    def __init__(self, en: str, ja: str) -> None:
+        super().__init__(en)
+        self.ja = ja
+
+
 class Ability(BaseModel):
     """One ability ``TIMING[condition]: effect`` of §11."""
 
@@ -68,15 +79,30 @@ class Ability(BaseModel):
     @model_validator(mode="after")
     def _shape(self) -> Ability:
         if (self.effect == "mod") != (self.stat is not None):
-            raise ValueError("a stat is given exactly for the mod effect")
+            raise _Invalid(
+                "a stat is given exactly for the mod effect",
+                "stat は効果が mod のときだけ、必ず書きます",
+            )
         if (self.cond in ("top", "chain")) != (self.tag is not None):
-            raise ValueError("a tag is given exactly for the top and chain conditions")
+            raise _Invalid(
+                "a tag is given exactly for the top and chain conditions",
+                "tag は条件が top か chain のときだけ、必ず書きます",
+            )
         if self.effect != "mod" and self.n < 1:
-            raise ValueError("draw, gauge and drain move at least one card")
+            raise _Invalid(
+                "draw, gauge and drain move at least one card",
+                "draw・gauge・drain の n は1以上です",
+            )
         if self.timing in ("HAND_OWN", "HAND_OPP", "SELF") and self.effect != "mod":
-            raise ValueError(f"{self.timing} abilities modify data only")
+            raise _Invalid(
+                f"{self.timing} abilities modify data only",
+                f"{self.timing} の能力はデータを変える（mod）だけです",
+            )
         if self.effect == "mod" and self.timing not in ("HAND_OWN", "HAND_OPP", "SELF"):
-            raise ValueError("only HAND_OWN, HAND_OPP and SELF abilities modify data (§11)")
+            raise _Invalid(
+                "only HAND_OWN, HAND_OPP and SELF abilities modify data (§11)",
+                "データを変える（mod）のは HAND_OWN・HAND_OPP・SELF の能力だけです（§11）",
+            )
         return self
 
 
@@ -103,19 +129,37 @@ class Card(BaseModel):
     @model_validator(mode="after")
     def _kind(self) -> Card:
         if self.id[:2] != self.character:
-            raise ValueError(f"{self.id}: the id's prefix is its character")
+            raise _Invalid(
+                f"{self.id}: the id's prefix is its character",
+                f"{self.id}：id の頭2文字はキャラ（character）と同じにします",
+            )
         if self.kind == "support":
             if self.duration is None:
-                raise ValueError(f"{self.id}: a support card has a duration")
+                raise _Invalid(
+                    f"{self.id}: a support card has a duration",
+                    f"{self.id}：補助カードには duration（turn か lasting）が要ります",
+                )
             if self.labels or self.spd or self.front or self.back or self.atk or self.gain:
-                raise ValueError(f"{self.id}: a support card has only a cost and a duration")
+                raise _Invalid(
+                    f"{self.id}: a support card has only a cost and a duration",
+                    f"{self.id}：補助カードにあるのはゲージ消費と duration だけです",
+                )
         elif self.duration is not None:
-            raise ValueError(f"{self.id}: an attack card has no duration")
+            raise _Invalid(
+                f"{self.id}: an attack card has no duration",
+                f"{self.id}：攻撃カードに duration はありません",
+            )
         for ab in self.abilities:
             if self.kind == "support" and ab.timing in ("ON_BET", "SELF", "ON_HIT", "ON_CANCEL"):
-                raise ValueError(f"{self.id}: {ab.timing} is an attack card's timing")
+                raise _Invalid(
+                    f"{self.id}: {ab.timing} is an attack card's timing",
+                    f"{self.id}：{ab.timing} は攻撃カードのタイミングです",
+                )
             if self.kind == "attack" and ab.timing == "ON_OPEN":
-                raise ValueError(f"{self.id}: ON_OPEN is a support card's timing")
+                raise _Invalid(
+                    f"{self.id}: ON_OPEN is a support card's timing",
+                    f"{self.id}：ON_OPEN は補助カードのタイミングです",
+                )
         return self
 
     @property
@@ -175,29 +219,59 @@ def raw_text(name: str) -> str:
 
 
 def _shape_problems(deck: Any) -> list[str]:
-    """What is wrong with the shape of a deck list (not its contents), one line each."""
+    """What is wrong with the shape of a deck list (not its contents), one line each (each a
+    :class:`~kessen.engine.card_sets.Said`: English carrying its Japanese)."""
     if not isinstance(deck, Mapping):
-        return ['a deck list is an object {"character": "SO", "cards": {"SO01": 3, ...}}']
-    problems = [
-        f"{_short(key)}: unknown key (a deck list has character and cards)"
+        return [
+            Said(
+                'a deck list is an object {"character": "SO", "cards": {"SO01": 3, ...}}',
+                'デッキリストは {"character": "SO", "cards": {"SO01": 3, ...}} の形です',
+            )
+        ]
+    problems: list[str] = [
+        Said(
+            f"{_short(key)}: unknown key (a deck list has character and cards)",
+            f"{_short(key)}：知らない項目です（デッキリストにあるのは character と cards です）",
+        )
         for key in deck
         if key not in ("character", "cards")
     ]
     character = deck.get("character")
     if not isinstance(character, str) or character not in CHARACTERS:
-        problems.append(f"character: expected one of {', '.join(CHARACTERS)}")
+        problems.append(
+            Said(
+                f"character: expected one of {', '.join(CHARACTERS)}",
+                f"character：{', '.join(CHARACTERS)} のどれかにしてください",
+            )
+        )
     cards = deck.get("cards")
     if not isinstance(cards, Mapping):
-        problems.append('cards: expected an object of card ids and counts, such as {"SO01": 3}')
+        problems.append(
+            Said(
+                'cards: expected an object of card ids and counts, such as {"SO01": 3}',
+                'cards：{"SO01": 3} のようにカードidと枚数を並べてください',
+            )
+        )
         return problems
     bad = [
         cid
         for cid, n in cards.items()
         if not isinstance(cid, str) or not isinstance(n, int) or isinstance(n, bool)
     ]
-    problems += [f"cards.{_short(cid)}: expected a whole number of copies" for cid in bad[:5]]
+    problems += [
+        Said(
+            f"cards.{_short(cid)}: expected a whole number of copies",
+            f"cards.{_short(cid)}：枚数は整数にしてください",
+        )
+        for cid in bad[:5]
+    ]
     if len(bad) > 5:
-        problems.append(f"cards: {len(bad) - 5} more counts that are not whole numbers")
+        problems.append(
+            Said(
+                f"cards: {len(bad) - 5} more counts that are not whole numbers",
+                f"cards：ほかに{len(bad) - 5}か所、枚数が整数ではありません",
+            )
+        )
     return problems
 
 
@@ -211,7 +285,8 @@ def check_deck(deck: Mapping[str, Any], pool: Mapping[str, Card] | None = None) 
     """Every problem of a deck list under §5 (empty when legal): 50 cards, ≤ 3 copies of a
     カード名称, only own, generic and at most 10 other characters' cards. A deck list of the
     wrong shape (``cards`` not an object of whole numbers, an unknown character) gets one
-    line per wrong field, naming it.
+    line per wrong field, naming it. Each line is English carrying its Japanese
+    (:class:`~kessen.engine.card_sets.Said`).
 
     >>> check_deck({"character": "SO", "cards": "x"})
     ['cards: expected an object of card ids and counts, such as {"SO01": 3}']
@@ -231,25 +306,52 @@ def check_deck(deck: Mapping[str, Any], pool: Mapping[str, Card] | None = None) 
     problems: list[str] = []
     total = sum(parsed.cards.values())
     if total != DECK_SIZE:
-        problems.append(f"the deck has {total} cards, not {DECK_SIZE}")
+        problems.append(
+            Said(
+                f"the deck has {total} cards, not {DECK_SIZE}",
+                f"デッキが{total}枚です。{DECK_SIZE}枚にしてください",
+            )
+        )
     helpers = 0
     names: dict[str, int] = {}
     unknown = [cid for cid in parsed.cards if cid not in cards]
-    problems += [f"unknown card {_short(cid)}" for cid in unknown[:5]]
+    problems += [
+        Said(f"unknown card {_short(cid)}", f"{_short(cid)} というカードはありません")
+        for cid in unknown[:5]
+    ]
     if len(unknown) > 5:
-        problems.append(f"{len(unknown) - 5} more unknown cards")
+        problems.append(
+            Said(
+                f"{len(unknown) - 5} more unknown cards",
+                f"ほかに{len(unknown) - 5}枚、知らないカードがあります",
+            )
+        )
     for cid, n in parsed.cards.items():
         card = cards.get(cid)
         if card is None:
             continue
         if n < 1:
-            problems.append(f"{cid}: a count must be at least 1")
+            problems.append(
+                Said(f"{cid}: a count must be at least 1", f"{cid}：枚数は1以上にしてください")
+            )
         names[card.name_ja] = names.get(card.name_ja, 0) + n
         if card.character not in (parsed.character, GENERIC):
             helpers += n
-    problems += [f"{n}: {k} copies (at most {MAX_COPIES})" for n, k in names.items() if k > 3]
+    problems += [
+        Said(
+            f"{n}: {k} copies (at most {MAX_COPIES})",
+            f"{n}：{k}枚あります（同じ名前のカードは{MAX_COPIES}枚まで）",
+        )
+        for n, k in names.items()
+        if k > MAX_COPIES
+    ]
     if helpers > MAX_HELPERS:
-        problems.append(f"{helpers} helper cards (at most {MAX_HELPERS})")
+        problems.append(
+            Said(
+                f"{helpers} helper cards (at most {MAX_HELPERS})",
+                f"ほかのキャラのカードが{helpers}枚あります（{MAX_HELPERS}枚まで）",
+            )
+        )
     return problems
 
 
@@ -403,6 +505,28 @@ CARD, DECKS, CHARACTER_NAMES, DATA_HASH = _load()
 """Cards by id, starter decks by name, character names (ja, en) and the data's hash."""
 BY_SLUG = {c.slug: c for c in CARD.values()}
 """Cards by their action word."""
+
+
+@dataclass(frozen=True, eq=False)
+class MakenPool:
+    """The cards a game plays with: by id (``card``) and by action word (``by_slug``), the
+    starter decks by name, and the data's hash. The shipped pool is :data:`SHIPPED_POOL`; a
+    designer's card set has its own (:mod:`kessen.games.maken.card_sets`). Compared and
+    hashed by identity (one object per pool), so it can key a cache."""
+
+    card: Mapping[str, Card]
+    by_slug: Mapping[str, Card]
+    decks: Mapping[str, Deck]
+    data_hash: str
+
+    @staticmethod
+    def of(cards: Mapping[str, Card], decks: Mapping[str, Deck], data_hash: str) -> MakenPool:
+        """The pool of ``cards`` (by id) and ``decks``."""
+        return MakenPool(cards, {c.slug: c for c in cards.values()}, decks, data_hash)
+
+
+SHIPPED_POOL: Final = MakenPool(CARD, BY_SLUG, DECKS, DATA_HASH)
+"""The shipped cards and starter decks."""
 
 
 def character_name(code: str, lang: str) -> str:

@@ -20,12 +20,12 @@ from typing import Any
 
 from kessen.engine.contract import Json
 from kessen.games.kobo.icons import IconSet, load_icons
+from kessen.games.maken.card_sets import set_data
 from kessen.games.maken.cards import (
-    CARD,
     CHARACTER_NAMES,
-    DATA_HASH,
-    DECKS,
+    SHIPPED_POOL,
     Card,
+    MakenPool,
     ability_text,
     card_text,
     distance_text,
@@ -38,12 +38,17 @@ from kessen.games.maken.rules import DA_OPTIONS, TA_OPTIONS, option_name
 
 def catalog(lang: str, config: Mapping[str, Any] | None = None) -> Json:
     """Every card with its generated text in ``lang``, the starter decks, the §14 switches and
-    the 図7/図8 options (the data never changes with ``config``).
+    the 図7/図8 options: the shipped cards, or those of the designer's set ``config`` names
+    (``card_set``).
 
     >>> catalog("en")["cards"]["SO01"]["distance"]
     '0'
     """
-    return _catalog(lang)
+    designed = (config or {}).get("card_set")
+    if isinstance(designed, str) and designed:
+        found = set_data(designed)
+        return {**_catalog(lang, found.pool), "card_set": str(found.ref)}
+    return _catalog(lang, SHIPPED_POOL)
 
 
 ICONS_PATH = Path(__file__).parent / "data" / "icons.json"
@@ -124,11 +129,11 @@ def option_effect(name: str, lang: str) -> str:
     return text
 
 
-def _deck_style(code: str) -> Json:
+def _deck_style(code: str, pool: MakenPool = SHIPPED_POOL) -> Json:
     """The starter deck of ``code`` in numbers: its attack, support and helper cards and the
     mean speed, front distance and attack of its attack cards (one decimal)."""
-    deck = DECKS[code]
-    counted = [(CARD[cid], n) for cid, n in deck.cards.items()]
+    deck = pool.decks[code]
+    counted = [(pool.card[cid], n) for cid, n in deck.cards.items()]
     attacks = [(c, n) for c, n in counted if c.kind == "attack"]
     n_attack = sum(n for _, n in attacks)
 
@@ -155,7 +160,7 @@ def _character_data() -> dict[str, dict[str, Any]]:
     return {code: {**shown.get(code, {}), **entry} for code, entry in names.items()}
 
 
-def character_info(lang: str) -> Json:
+def character_info(lang: str, pool: MakenPool = SHIPPED_POOL) -> Json:
     """Each character for the picker and the board: name, pictogram, style, description, its
     signature card and (a character with a starter deck) that deck's style in numbers.
 
@@ -175,9 +180,9 @@ def character_info(lang: str) -> Json:
             "icon": icon if icon in names else "",
             "style": str(raw.get(f"style_{suffix}", "")),
             "about": str(raw.get(f"about_{suffix}", "")),
-            "signature": signature if signature in CARD else "",
-            "signature_name": CARD[signature].name(lang) if signature in CARD else "",
-            "deck": _deck_style(code) if code in DECKS else None,
+            "signature": signature if signature in pool.card else "",
+            "signature_name": pool.card[signature].name(lang) if signature in pool.card else "",
+            "deck": _deck_style(code, pool) if code in pool.decks else None,
         }
     return out
 
@@ -189,7 +194,7 @@ def _effect_text(card: Card, lang: str) -> str:
 
 
 @cache
-def _catalog(lang: str) -> Json:
+def _catalog(lang: str, pool: MakenPool) -> Json:
     cards = {
         c.id: {
             "card": c.id,
@@ -205,7 +210,7 @@ def _catalog(lang: str) -> Json:
             "text": card_text(c, lang),
             "effect": _effect_text(c, lang),
         }
-        for c in CARD.values()
+        for c in pool.card.values()
     }
     switches = {
         s.key: {
@@ -230,11 +235,11 @@ def _catalog(lang: str) -> Json:
     }
     return {
         "cards": cards,
-        "decks": {k: d.model_dump() for k, d in DECKS.items()},
+        "decks": {k: d.model_dump() for k, d in pool.decks.items()},
         "characters": {k: (ja if lang == "ja" else en) for k, (ja, en) in CHARACTER_NAMES.items()},
-        "character_info": character_info(lang),
+        "character_info": character_info(lang, pool),
         "icons": {name: icons.svg(name) for name in ICON_NAMES if name in icons.names},
         "switches": switches,
         "options": options,
-        "data_hash": DATA_HASH,
+        "data_hash": pool.data_hash,
     }

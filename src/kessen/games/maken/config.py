@@ -30,9 +30,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kessen.engine.card_sets import CardSetError
 from kessen.engine.contract import Json, RulesError
 from kessen.engine.refusals import shown
-from kessen.games.maken.cards import DECKS, check_deck, deck_cards
+from kessen.games.maken.card_sets import set_data
+from kessen.games.maken.cards import SHIPPED_POOL, MakenPool, check_deck, deck_cards
 
 MAX_TURNS = 1000
 """The longest turn limit a config may ask for."""
@@ -213,6 +215,11 @@ class Config:
     support_cap: int | None = 6
     turn_limit: int = 100
     first_player: int | None = None
+    card_set: str = ""
+    """A designer's card set the game is played with (``NAME@HASH``), empty for the shipped
+    cards."""
+    pool: MakenPool = SHIPPED_POOL
+    """The cards and starter decks of the game: the set's, or the shipped ones."""
 
 
 def default_config() -> Json:
@@ -227,25 +234,46 @@ def _same(value: Any, allowed: Any) -> bool:
     return type(value) is type(allowed) and value == allowed
 
 
-def _deck(value: Any, problems: list[str], index: int) -> Json:
+def _deck(value: Any, problems: list[str], index: int, pool: MakenPool = SHIPPED_POOL) -> Json:
+    decks = pool.decks
+    fallback = {"character": "SO", "cards": {}}
     if isinstance(value, str):
-        if value not in DECKS:
+        if value not in decks:
             problems.append(
-                f"decks[{index}]: unknown starter deck {shown(value)} ({', '.join(DECKS)})"
+                f"decks[{index}]: unknown starter deck {shown(value)} ({', '.join(decks)})"
             )
-            return DECKS["SO"].model_dump()
-        return DECKS[value].model_dump()
+            return fallback
+        return decks[value].model_dump()
     if not isinstance(value, Mapping):
         problems.append(
-            f"decks[{index}]: expected a starter deck name ({', '.join(DECKS)}) or a deck list "
+            f"decks[{index}]: expected a starter deck name ({', '.join(decks)}) or a deck list "
             f'{{"character": ..., "cards": {{...}}}}, not {shown(value)}'
         )
-        return DECKS["SO"].model_dump()
-    found = check_deck(value)
+        return fallback
+    found = check_deck(value, pool.card)
     if found:
         problems += [f"decks[{index}]: {p}" for p in found]
-        return DECKS["SO"].model_dump()
+        return fallback
     return {"character": value["character"], "cards": dict(value["cards"])}
+
+
+def config_pool(config: Mapping[str, Any]) -> MakenPool:
+    """The pool of an already checked config, without checking it again: its card set's, or
+    the shipped cards (a state rebuilt from its JSON form)."""
+    ref = config.get("card_set")
+    return SHIPPED_POOL if ref is None else set_data(ref).pool
+
+
+def _card_set(config: Mapping[str, Any], problems: list[str]) -> tuple[str, MakenPool]:
+    """The config's card set (its ``NAME@HASH`` and pool), if it names one."""
+    if "card_set" not in config:
+        return "", SHIPPED_POOL
+    try:
+        found = set_data(config["card_set"])
+    except CardSetError as err:
+        problems.append(str(err))
+        return "", SHIPPED_POOL
+    return str(found.ref), found.pool
 
 
 def _turn_limit(config: Mapping[str, Any], problems: list[str]) -> int:
@@ -263,8 +291,15 @@ def parse_config(config: Mapping[str, Any]) -> Config:
     if not isinstance(config, Mapping):
         raise ConfigError(f"a config must be an object, not {shown(config)}")
     problems: list[str] = []
-    known = {s.key for s in SWITCHES} | {"decks", "firstPlayer", "best_of", "turn_limit"}
+    known = {s.key for s in SWITCHES} | {
+        "decks",
+        "firstPlayer",
+        "best_of",
+        "turn_limit",
+        "card_set",
+    }
     problems += [f"{shown(k)}: unknown config key" for k in config if k not in known]
+    card_set, pool = _card_set(config, problems)
     values: dict[str, Any] = {}
     for switch in SWITCHES:
         value = config.get(switch.key, switch.default)
@@ -279,7 +314,7 @@ def parse_config(config: Mapping[str, Any]) -> Config:
     if not isinstance(raw_decks, list | tuple) or len(raw_decks) != 2:
         problems.append(f"decks: expected a list of two decks, not {shown(raw_decks)}")
         raw_decks = ["SO", "GA"]
-    decks = (_deck(raw_decks[0], problems, 0), _deck(raw_decks[1], problems, 1))
+    decks = (_deck(raw_decks[0], problems, 0, pool), _deck(raw_decks[1], problems, 1, pool))
     best_of = config.get("best_of", 1)
     if not _same(best_of, 1):
         problems.append(f"best_of: Maken plays single games (1), not {shown(best_of)}")
@@ -301,6 +336,8 @@ def parse_config(config: Mapping[str, Any]) -> Config:
         support_cap=values["supportCap"],
         turn_limit=values["turnLimit"],
         first_player=first,
+        card_set=card_set,
+        pool=pool,
     )
 
 

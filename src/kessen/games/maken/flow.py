@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameOver, IllegalAction, Json
-from kessen.games.maken.cards import BY_SLUG, CARD, Ability
+from kessen.games.maken.cards import Ability
 from kessen.games.maken.config import parse_config
 from kessen.games.maken.rules import (
     BONUS,
@@ -184,7 +184,7 @@ def _draw(state: MakenState, seat: int, action: Action) -> None:
 
 
 def _find_support(state: MakenState, seat: int, slug: str, opened: int) -> list[int]:
-    cid = BY_SLUG[slug].id
+    cid = state.pool.by_slug[slug].id
     for entry in state.support[seat]:
         if state.cards[entry[S_INST]] == cid and entry[S_OPEN] == opened:
             return entry
@@ -222,7 +222,7 @@ def _pre(state: MakenState, seat: int, action: Action) -> None:
         return
     slug = str(action.args[0])
     if verb == "set":
-        cid = BY_SLUG[slug].id
+        cid = state.pool.by_slug[slug].id
         inst = next(i for i in sorted(state.hand[seat]) if state.cards[i] == cid)
         state.hand[seat].remove(inst)
         state.support[seat].append([inst, 0, 0, 0, 0])
@@ -269,7 +269,7 @@ def place_bet(state: MakenState, seat: int, verb: str, action: Action, mode: str
         state.field[seat].append([inst, 0, *plan.data, hit, hp])
     if rv:
         state.defenceless_until[seat] = -1
-    card = CARD[cid]
+    card = state.pool.card[cid]
     exempt = card.character not in (state.chars[seat], "GE") and not hp
     state.bet = {
         "seat": seat,
@@ -314,7 +314,7 @@ def _pay(state: MakenState, seat: int, action: Action) -> None:
     bet = state.bet
     assert bet is not None
     if action.verb == "cancel":
-        cid = BY_SLUG[str(action.args[0])].id
+        cid = state.pool.by_slug[str(action.args[0])].id
         bet["picks"].append(next(i for i in bet["eligible"] if state.cards[i] == cid))
         if len(bet["picks"]) < bet["units"]:
             return
@@ -361,7 +361,7 @@ def finish_bet(state: MakenState) -> None:
                 dust_send(state, seat, entry[INST], entry[HP])
             state.emit("extras", {"seat": seat, "card": bet["cid"], "n": len(extras)})
         draw(state, seat, int(bet["n"]) - 1, "multi")
-    card = CARD[bet["cid"]]
+    card = state.pool.card[bet["cid"]]
     for ab in card.abilities:  # step 12
         if ab.timing == "ON_BET" and condition(state, ab, seat, bet):
             effect(state, seat, ab, card.id)

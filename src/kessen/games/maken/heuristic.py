@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.games.maken.cards import BY_SLUG
 from kessen.games.maken.rules import (
     BONUS,
     EVEN,
@@ -62,7 +61,7 @@ def _pre(state: MakenState, seat: int, legal: Sequence[Action]) -> Action:
     gauge = len(state.gauge[seat])
     for action in legal:
         if action.verb == "open":
-            card = BY_SLUG[str(action.args[0])]
+            card = state.pool.by_slug[str(action.args[0])]
             inst = next(
                 e[S_INST]
                 for e in state.support[seat]

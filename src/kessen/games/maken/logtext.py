@@ -287,7 +287,9 @@ def action_text(action: Action, lang: str = "ja") -> str:
         label = _VERB_JA[verb] if w.ja else verb.upper() if verb in ("fb", "gc") else verb
         return f"{label}：{name}" if w.ja else f"{label}: {name}"
     if verb in ("set", "open", "clear", "clear-set", "cancel"):
-        name = BY_SLUG[str(action.args[0])].name(lang)
+        word = str(action.args[0])
+        card = BY_SLUG.get(word)
+        name = word.upper() if card is None else card.name(lang)
         return f"{_VERB_JA[verb]}：{name}" if w.ja else f"{verb}: {name}"
     if verb == "draw":
         return w.say(f"{action.args[0]}枚ドロー", f"draw {action.args[0]}")

@@ -29,7 +29,6 @@ from typing import Any
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.games.maken.cards import BY_SLUG, CARD
 from kessen.games.maken.rules import FACE_DOWN_OPTIONS
 from kessen.games.maken.state import HIT, INST, MakenState
 
@@ -68,7 +67,7 @@ def _watch(
         and bet["kind"] == "bonus"
     ):
         seat = int(bet["seat"])
-        cid = BY_SLUG[str(action.args[0])].id
+        cid = state.pool.by_slug[str(action.args[0])].id
         entry = next(e for e in state.field[seat] if state.cards[e[INST]] == cid)
         counts["hit_card_cancelled"] += entry[HIT]
     if state.phase == "draw" or (state.phase == "pre" and ("tp", state.turn) not in seen):
@@ -100,9 +99,10 @@ def _from_log(state: MakenState, counts: Counter[str]) -> dict[str, float]:
             counts["rv"] += bool(e["rv"])
             if e["helper"]:
                 counts["helper_paid"] += 1
-                counts["helper_repaid"] += CARD[e["card"]].character in left[seat]
+                counts["helper_repaid"] += state.pool.card[e["card"]].character in left[seat]
             counts["helper_exempt"] += bool(e["exempt"])
-            counts["fb_front0"] += bool(e["front0"]) and not CARD[e["card"]].has("ambush")
+            ambush = state.pool.card[e["card"]].has("ambush")
+            counts["fb_front0"] += bool(e["front0"]) and not ambush
             if e["as"] == "bonus":
                 counts["bonus"] += 1
                 counts["bonus_on_gc"] += judge_kind == "GC"
@@ -112,9 +112,9 @@ def _from_log(state: MakenState, counts: Counter[str]) -> dict[str, float]:
             bets_in_exchange += e["as"] != "bonus"
         elif kind == "open" and e["helper"]:
             counts["helper_paid"] += 1
-            counts["helper_repaid"] += CARD[e["card"]].character in left[e["seat"]]
+            counts["helper_repaid"] += state.pool.card[e["card"]].character in left[e["seat"]]
         elif kind == "helper":
-            left[e["seat"]] |= {CARD[c].character for c in e["pushed"]}
+            left[e["seat"]] |= {state.pool.card[c].character for c in e["pushed"]}
         elif kind == "pay" and e["cancels"]:
             counts["instant_gauge"] += 1
         elif kind in ("accept", "stop", "gb") or (kind == "bet" and e.get("as") == "gc"):

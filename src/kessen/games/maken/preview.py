@@ -253,7 +253,7 @@ def option_previews(state: MakenState, seat: int, lang: str = "ja") -> dict[str,
     if state.result is not None or state.phase not in PROMPTS or decider(state) != seat:
         return None
     first = _attack_start(state)
-    w = Words(lang, seat)
+    w = Words(lang, seat, state.pool)
     out: dict[str, Json] = {}
     for action in state.legal_actions():
         if action.verb == "open":

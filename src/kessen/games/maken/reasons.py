@@ -25,7 +25,7 @@ seat's own hand and support cards and public data (counts, fields, the situation
 from __future__ import annotations
 
 from kessen.engine.contract import Json
-from kessen.games.maken.cards import CARD
+from kessen.games.maken.cards import SHIPPED_POOL, MakenPool
 from kessen.games.maken.rules import (
     BONUS,
     EVEN,
@@ -169,8 +169,11 @@ _TEXT = {
 }
 
 
-def reason_text(code: str, params: dict[str, object], lang: str = "ja") -> str:
-    """The sentence for a reason code and its parameters.
+def reason_text(
+    code: str, params: dict[str, object], lang: str = "ja", pool: MakenPool = SHIPPED_POOL
+) -> str:
+    """The sentence for a reason code and its parameters (cards named from ``pool``: the
+    game's).
 
     >>> reason_text("gb_total", {"mine": 5, "theirs": 7}, "en")
     "Your attack total 5 is not above the opponent's 7: no guard break."
@@ -180,7 +183,8 @@ def reason_text(code: str, params: dict[str, object], lang: str = "ja") -> str:
     words = dict(params)
     for key in ("top", "name"):
         if key in words:
-            words[key] = CARD[str(words[key])].name(lang)
+            card = pool.card.get(str(words[key]))
+            words[key] = str(words[key]) if card is None else card.name(lang)
     if "prompt" in words:
         words["prompt"] = _PROMPT[lang].get(str(words["prompt"]), str(words["prompt"]))
     return _TEXT[lang][code].format(**words)
@@ -203,7 +207,7 @@ def _mode(state: MakenState, seat: int) -> str:
 def bet_reason(state: MakenState, seat: int, cid: str, mode: str) -> Reason:
     """Why the single bet of attack card ``cid`` fails in ``mode``: the first check of
     :func:`~kessen.games.maken.rules.plan_bet` it does not pass."""
-    card = CARD[cid]
+    card = state.pool.card[cid]
     data = hand_view(state, seat, cid)
     defenceless = state.defenceless(seat)
     if card.has("rv-only") and not defenceless:
@@ -244,7 +248,7 @@ def bet_reason(state: MakenState, seat: int, cid: str, mode: str) -> Reason:
 def _hand_reason(state: MakenState, seat: int, cid: str) -> Reason:
     """Why hand card ``cid`` has no use in the seat's pending decision."""
     phase = state.phase
-    card = CARD[cid]
+    card = state.pool.card[cid]
     if phase in ("mulligan", "draw", "pay"):
         return "busy", {"prompt": phase}
     if phase == "pre":
@@ -283,7 +287,7 @@ def _field_reasons(state: MakenState, seat: int, named: set[str]) -> list[Json]:
     new = {int(bet["main"]), *bet["extras"]}
     for index, entry in enumerate(state.field[seat]):
         cid = state.cards[entry[INST]]
-        if not entry[DOWN] and CARD[cid].slug in named and entry[INST] not in new:
+        if not entry[DOWN] and cid.lower() in named and entry[INST] not in new:
             continue
         if entry[INST] in bet["picks"]:
             code = "cancel_picked"
@@ -341,7 +345,7 @@ def unplayable_reasons(state: MakenState, seat: int) -> list[Json]:
     out: list[Json] = []
     hand = sorted(state.cards[i] for i in state.hand[seat])
     for index, cid in enumerate(hand):
-        if CARD[cid].slug in named:
+        if cid.lower() in named:
             continue
         code, params = ("not_your_turn", {}) if not mine else _hand_reason(state, seat, cid)
         out.append({"zone": "hand", "index": index, "card": cid, "code": code, "params": params})
@@ -349,7 +353,7 @@ def unplayable_reasons(state: MakenState, seat: int) -> list[Json]:
     for index, entry in enumerate(state.support[seat]):
         cid = state.cards[entry[S_INST]]
         uses = ("clear",) if entry[S_OPEN] else ("open", "clear-set")
-        if any((verb, CARD[cid].slug) in verbs for verb in uses):
+        if any((verb, cid.lower()) in verbs for verb in uses):
             continue
         code, params = _support_reason(state, seat, entry)
         out.append({"zone": "support", "index": index, "card": cid, "code": code, "params": params})
@@ -363,5 +367,5 @@ def why_not(state: MakenState, seat: int, lang: str) -> list[Json]:
     """:func:`unplayable_reasons` with each reason's words in ``lang`` (``text``)."""
     out = unplayable_reasons(state, seat)
     for entry in out:
-        entry["text"] = reason_text(entry["code"], entry["params"], lang)
+        entry["text"] = reason_text(entry["code"], entry["params"], lang, state.pool)
     return out

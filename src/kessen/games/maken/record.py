@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kessen.engine.contract import Json
-from kessen.games.maken.cards import CARD
+from kessen.games.maken.cards import SHIPPED_POOL, MakenPool
 from kessen.games.maken.tally import F_CARD, Tally, tally_of
 from kessen.games.maken.words import Words
 
@@ -97,7 +97,9 @@ def summarize(log: Sequence[Entry], start: int, end: int) -> tuple[Json, Json]:
     return outcome, {"log_index": start, "script": script}
 
 
-def _source_step(e: Entry, bet: Entry | None, cancels: Sequence[str], phase: str) -> str:
+def _source_step(
+    e: Entry, bet: Entry | None, cancels: Sequence[str], phase: str, pool: MakenPool
+) -> str:
     """Which step of the bet procedure (or other timing) an effect event belongs to."""
     if phase != "bet" or bet is None:
         return phase
@@ -108,7 +110,8 @@ def _source_step(e: Entry, bet: Entry | None, cancels: Sequence[str], phase: str
         return "9b"
     if source == bet["card"]:
         return "12"
-    if CARD[source].kind == "support":
+    card = pool.card.get(source)
+    if card is not None and card.kind == "support":
         return "14" if mine else "15"
     return "16" if mine else "17"
 
@@ -151,7 +154,7 @@ class _Builder:
     def effect(self, i: int, e: Entry) -> None:
         w = self.w
         kind = e["kind"]
-        step = _source_step(e, self.bet, self.cancels, self.phase)
+        step = _source_step(e, self.bet, self.cancels, self.phase, self.w.pool)
         source = e.get("by") if kind == "drain" else e.get("why")
         if kind == "draw":
             what = w.say(
@@ -301,7 +304,7 @@ class _Builder:
             self.multi(i, e)
         elif (
             kind in ("draw", "gauge", "drain")
-            and str(e.get("by" if kind == "drain" else "why")) in CARD
+            and str(e.get("by" if kind == "drain" else "why")) in self.w.pool.card
         ):
             self.effect(i, e)
         elif kind == "self":
@@ -450,15 +453,20 @@ def lower(text: str) -> str:
 
 
 def resolution_record(
-    log: Sequence[Entry], config: Mapping[str, Any], viewer: int | None, lang: str = "ja"
+    log: Sequence[Entry],
+    config: Mapping[str, Any],
+    viewer: int | None,
+    lang: str = "ja",
+    pool: MakenPool = SHIPPED_POOL,
 ) -> Json | None:
-    """The record of the last complete judge of ``log`` (the viewer's log), or ``None``."""
+    """The record of the last complete judge of ``log`` (the viewer's log), or ``None``
+    (cards named from ``pool``: the game's)."""
     found = bounds(log)
     if found is None:
         return None
     start, judge, end = found
     tally = tally_of(log, config, viewer).run(log, start)
-    w = Words(lang, viewer)
+    w = Words(lang, viewer, pool)
     build = _Builder(log, tally, w)
     first = tally.snapshot()
     for i in range(start, end + 1):

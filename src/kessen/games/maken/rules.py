@@ -7,12 +7,13 @@ option>`` (TA), e.g. ``attack so09x2 powerful``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.games.maken.cards import BY_SLUG, CARD, STATS, Ability, Card
+from kessen.games.maken.cards import STATS, Ability, Card
 from kessen.games.maken.state import (
     ATK,
     BACK,
@@ -188,7 +189,7 @@ def hand_view(
 ) -> list[int]:
     """Steps 1–4: a hand card's data under the opened supports and face-up field cards
     (``mods``: :func:`hand_mods` of the state and seat, when the caller has them)."""
-    data = list(CARD[cid].data)
+    data = list(state.pool.card[cid].data)
     for stat, n in hand_mods(state, seat) if mods is None else mods:
         modify(data, stat, n)
     return data
@@ -272,7 +273,7 @@ def plan_bet(
 ) -> BetPlan | None:
     """Steps 5–6 for one candidate: the plan if the bet is legal in ``mode``, else ``None``
     (``context``: the :class:`BetContext` of the state and seat, when the caller has one)."""
-    card = CARD[cid]
+    card = state.pool.card[cid]
     if card.kind != "attack":
         return None
     table = option_table(n)
@@ -299,9 +300,13 @@ def plan_bet(
     return BetPlan(cid, n, option, tuple(data), data[4], helper, dash)
 
 
+_CARD_WORD = re.compile(r"(so|ri|mi|ga|ge)[0-9]{2}")
+"""A card's word in an action: its id in lower case (``so03``)."""
+
+
 def bet_word(cid: str, n: int) -> str:
-    """The bet's card word: ``so03``, ``so09x2``."""
-    return CARD[cid].slug + ("" if n == 1 else f"x{n}")
+    """The bet's card word: ``so03``, ``so09x2`` (a card's word is its id in lower case)."""
+    return cid.lower() + ("" if n == 1 else f"x{n}")
 
 
 def parse_bet(args: tuple[str | int, ...]) -> tuple[str, int, str | None]:
@@ -310,11 +315,10 @@ def parse_bet(args: tuple[str | int, ...]) -> tuple[str, int, str | None]:
     n = 1
     if len(word) > 2 and word[-2] == "x" and word[-1] in "23":
         word, n = word[:-2], int(word[-1])
-    card = BY_SLUG.get(word)
-    if card is None:
+    if not _CARD_WORD.fullmatch(word):
         raise ValueError(f"unknown card {word!r}")
     option = str(args[1]) if len(args) > 1 else None
-    return card.id, n, option
+    return word.upper(), n, option
 
 
 def bets(state: MakenState, seat: int, mode: str) -> Iterable[BetPlan]:
@@ -322,13 +326,13 @@ def bets(state: MakenState, seat: int, mode: str) -> Iterable[BetPlan]:
     counts: dict[str, int] = {}
     for i in state.hand[seat]:
         cid = state.cards[i]
-        if CARD[cid].kind == "attack":
+        if state.pool.card[cid].kind == "attack":
             counts[cid] = counts.get(cid, 0) + 1
     if not counts:
         return
     context = BetContext(state, seat)
     for cid in sorted(counts):
-        if not context.may_bet(CARD[cid], mode):
+        if not context.may_bet(state.pool.card[cid], mode):
             continue  # (no copy count or option can make it legal)
         for n in range(1, min(3, counts[cid]) + 1):
             for option in option_table(n) or (None,):
@@ -357,7 +361,7 @@ def _open_actions(state: MakenState, seat: int) -> list[Action]:
             if not e[S_OPEN] and open_cost(state, seat, e[S_INST]) <= len(state.gauge[seat])
         }
     )
-    return [Action.of("open", CARD[c].slug) for c in names]
+    return [Action.of("open", c.lower()) for c in names]
 
 
 def _pre_actions(state: MakenState, seat: int) -> list[Action]:
@@ -367,12 +371,12 @@ def _pre_actions(state: MakenState, seat: int) -> list[Action]:
         names = sorted(
             {state.cards[i] for i in state.hand[seat] if state.card(i).kind == "support"}
         )
-        out += [Action.of("set", CARD[c].slug) for c in names]
+        out += [Action.of("set", c.lower()) for c in names]
     out += _open_actions(state, seat)
     opened = sorted({state.cards[e[S_INST]] for e in state.support[seat] if e[S_OPEN]})
     closed = sorted({state.cards[e[S_INST]] for e in state.support[seat] if not e[S_OPEN]})
-    out += [Action.of("clear", CARD[c].slug) for c in opened]
-    out += [Action.of("clear-set", CARD[c].slug) for c in closed]
+    out += [Action.of("clear", c.lower()) for c in opened]
+    out += [Action.of("clear-set", c.lower()) for c in closed]
     out.append(Action.of("end"))
     return out
 

@@ -20,8 +20,8 @@ from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json, Outcome, Pending, Viewer, json_digest
 from kessen.engine.log import Event
 from kessen.engine.rng import Rng
-from kessen.games.maken.cards import CARD, Card
-from kessen.games.maken.config import Config, parse_config
+from kessen.games.maken.cards import Card, MakenPool
+from kessen.games.maken.config import Config, config_pool, parse_config
 
 # Attack-field entry slots.
 INST, DOWN, SPD, FRONT, BACK, ATK, COST, GAIN, HIT, HP = range(10)
@@ -71,6 +71,7 @@ class MakenState(GameState):
         "mulled",
         "open_seq",
         "phase",
+        "pool",
         "prompt_id",
         "result",
         "rng",
@@ -81,9 +82,13 @@ class MakenState(GameState):
         "turn",
     )
 
-    def __init__(self, config: Mapping[str, Any], seed: int) -> None:
+    def __init__(self, config: Mapping[str, Any] | None = None, seed: int = 0) -> None:
+        """A new game of ``config`` from ``seed``; without a config, a blank state whose every
+        field the caller sets (:meth:`clone`, :meth:`from_json`, the search's worlds)."""
+        if config is None:
+            return
         self.config: Json = dict(config)
-        parse_config(self.config)
+        self.pool: MakenPool = parse_config(self.config).pool
         self.rng = Rng(seed)
         self.cards: list[str] = []
         self.chars: list[str] = ["", ""]
@@ -121,8 +126,8 @@ class MakenState(GameState):
         return _parsed(self.config)
 
     def card(self, inst: int) -> Card:
-        """The card of an instance."""
-        return CARD[self.cards[inst]]
+        """The card of an instance (of the game's pool: its card set's, or the shipped one)."""
+        return self.pool.card[self.cards[inst]]
 
     def owner(self, inst: int) -> int:
         """The seat that owns an instance."""
@@ -200,8 +205,9 @@ class MakenState(GameState):
     def clone(self) -> Self:
         """An independent copy (lists copied; the card list, the config and the cached legal
         answers, never changed in place, shared)."""
-        new = object.__new__(type(self))
+        new = type(self)()
         new.config = self.config
+        new.pool = self.pool
         new.rng = self.rng.clone()
         new.cards = self.cards
         new.chars = self.chars[:]
@@ -273,8 +279,9 @@ class MakenState(GameState):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild a state from :meth:`to_json` output."""
-        new = object.__new__(cls)
+        new = cls()
         new.config = dict(data["config"])
+        new.pool = config_pool(new.config)
         new.rng = Rng(data["rng"])
         new.cards = list(data["cards"])
         new.chars = list(data["chars"])

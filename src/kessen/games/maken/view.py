@@ -14,7 +14,14 @@ from functools import cache
 from typing import Any
 
 from kessen.engine.contract import Json
-from kessen.games.maken.cards import CARD, STATS, card_text, character_name, distance_text
+from kessen.games.maken.cards import (
+    SHIPPED_POOL,
+    STATS,
+    MakenPool,
+    card_text,
+    character_name,
+    distance_text,
+)
 from kessen.games.maken.rules import decider
 from kessen.games.maken.state import (
     ATK,
@@ -37,8 +44,8 @@ DOWN_CARD: Json = {"face": "down"}
 
 
 @cache
-def _card(cid: str, lang: str) -> tuple[tuple[str, Any], ...]:
-    card = CARD[cid]
+def _card(pool: MakenPool, cid: str, lang: str) -> tuple[tuple[str, Any], ...]:
+    card = pool.card[cid]
     return (
         ("card", cid),
         ("name", card.name(lang)),
@@ -48,9 +55,10 @@ def _card(cid: str, lang: str) -> tuple[tuple[str, Any], ...]:
     )
 
 
-def card_view(cid: str, lang: str) -> Json:
-    """A visible card: id, name, kind, character and generated text."""
-    return dict(_card(cid, lang))
+def card_view(cid: str, lang: str, pool: MakenPool = SHIPPED_POOL) -> Json:
+    """A visible card: id, name, kind, character and generated text (of ``pool``: the
+    game's, :attr:`MakenState.pool`)."""
+    return dict(_card(pool, cid, lang))
 
 
 def _field_entry(state: MakenState, entry: list[int], lang: str) -> Json:
@@ -59,7 +67,7 @@ def _field_entry(state: MakenState, entry: list[int], lang: str) -> Json:
         return {
             "face": "down",
             "copy_of": cid,
-            "name": CARD[cid].name(lang),
+            "name": state.pool.card[cid].name(lang),
             "atk": entry[ATK],
             "hit": bool(entry[HIT]),
             "helper_paid": bool(entry[HP]),
@@ -67,7 +75,7 @@ def _field_entry(state: MakenState, entry: list[int], lang: str) -> Json:
     data = dict(zip(STATS, entry[SPD : SPD + 6], strict=True))
     return {
         "face": "up",
-        **card_view(cid, lang),
+        **card_view(cid, lang, state.pool),
         "data": data,
         "distance": distance_text(entry[FRONT], entry[BACK]),
         "hit": bool(entry[HIT]),
@@ -80,12 +88,12 @@ def _support_entry(state: MakenState, entry: list[int], sees: bool, lang: str) -
     if entry[S_OPEN]:
         return {
             "face": "up",
-            **card_view(cid, lang),
+            **card_view(cid, lang, state.pool),
             "order": entry[S_SEQ],
             "opened_turn": entry[S_TURN],
             "helper_paid": bool(entry[S_HP]),
         }
-    return {"face": "down", **card_view(cid, lang)} if sees else dict(DOWN_CARD)
+    return {"face": "down", **card_view(cid, lang, state.pool)} if sees else dict(DOWN_CARD)
 
 
 def _side(state: MakenState, seat: int, viewer: int | None, everything: bool, lang: str) -> Json:
@@ -101,9 +109,12 @@ def _side(state: MakenState, seat: int, viewer: int | None, everything: bool, la
         "stamina": len(state.stamina[seat]),
         "gauge": len(state.gauge[seat]),
         "damage": len(state.damage[seat]),
-        "hand": {"count": len(hand), "cards": [card_view(c, lang) for c in hand] if own else None},
-        "dust": [card_view(state.cards[i], lang) for i in state.dust[seat]],
-        "helper": [card_view(state.cards[i], lang) for i in state.helper[seat]],
+        "hand": {
+            "count": len(hand),
+            "cards": [card_view(c, lang, state.pool) for c in hand] if own else None,
+        },
+        "dust": [card_view(state.cards[i], lang, state.pool) for i in state.dust[seat]],
+        "helper": [card_view(state.cards[i], lang, state.pool) for i in state.helper[seat]],
         "field": [_field_entry(state, e, lang) for e in state.field[seat]],
         "total": state.total(seat),
         "support": [_support_entry(state, e, own, lang) for e in state.support[seat]],
@@ -194,7 +205,7 @@ def view(
             if own and viewer is not None and pending is not None and pending["seat"] == viewer
             else None
         ),
-        "resolution": _resolution(log, state.config, viewer, lang) if aids else None,
+        "resolution": _resolution(log, state.config, viewer, lang, state.pool) if aids else None,
         "log": log,
     }
 
@@ -211,7 +222,9 @@ def _previews(state: MakenState, seat: int, lang: str) -> dict[str, Json] | None
     return option_previews(state, seat, lang)
 
 
-def _resolution(log: list[Json], config: Json, viewer: int | None, lang: str) -> Json | None:
+def _resolution(
+    log: list[Json], config: Json, viewer: int | None, lang: str, pool: MakenPool
+) -> Json | None:
     from kessen.games.maken.record import resolution_record
 
-    return resolution_record(log, config, viewer, lang)
+    return resolution_record(log, config, viewer, lang, pool)

@@ -15,10 +15,11 @@ observer), by :class:`kessen.engine.wording.SeatWords`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kessen.engine.wording import SeatWords, lower_first
-from kessen.games.maken.cards import CARD, distance_text
+from kessen.games.maken.cards import SHIPPED_POOL, MakenPool, distance_text
 from kessen.games.maken.rules import OPTION_JA
 
 HOW_JA = {"NORMAL": "ジャッジ", "GC": "ガードキャンセル", "GB": "ガードブレイク"}
@@ -53,8 +54,12 @@ STEP_EN = {
 }
 
 
+@dataclass(frozen=True)
 class Words(SeatWords):
-    """Sentences of previews and records in one language, for one viewer."""
+    """Sentences of previews and records in one language, for one viewer; cards are named
+    from ``pool`` (the game's: its card set's, or the shipped cards)."""
+
+    pool: MakenPool = SHIPPED_POOL
 
     def say(self, ja: str, en: str) -> str:
         """The Japanese or the English text."""
@@ -62,7 +67,7 @@ class Words(SeatWords):
 
     def card(self, cid: Any) -> str:
         """A card's name."""
-        card = CARD.get(str(cid))
+        card = self.pool.card.get(str(cid))
         return str(cid) if card is None else card.name(self.lang)
 
     def bet_name(self, cid: str, n: int, option: str | None) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
 from kessen.engine.rng import Rng
-from kessen.games.maken.cards import CARD, STATS
+from kessen.games.maken.cards import STATS, MakenPool
 from kessen.games.maken.config import parse_config
 from kessen.games.maken.state import MakenState
 
@@ -26,10 +26,10 @@ class WorldError(ValueError):
     """A view no world can be rebuilt from (it names cards its deck lists do not hold)."""
 
 
-def _entry_data(entry: Json) -> list[int]:
+def _entry_data(entry: Json, pool: MakenPool) -> list[int]:
     if entry["face"] == "up":
         return [int(entry["data"][k]) for k in STATS]
-    data = list(CARD[entry["copy_of"]].data)
+    data = list(pool.card[entry["copy_of"]].data)
     data[3] = int(entry["atk"])
     return data
 
@@ -40,8 +40,9 @@ def world_from_view(view: Json, seed: int) -> MakenState:
     if not isinstance(viewer, int):
         raise WorldError("a world is rebuilt from a seat's view")
     cfg = parse_config(view["config"])
-    state = object.__new__(MakenState)
+    state = MakenState()
     state.config = view["config"]
+    state.pool = cfg.pool
     state.rng = Rng(seed)
     state.cards = [
         c
@@ -74,7 +75,7 @@ def world_from_view(view: Json, seed: int) -> MakenState:
                 [
                     take(seat, cid),
                     int(entry["face"] == "down"),
-                    *_entry_data(entry),
+                    *_entry_data(entry, cfg.pool),
                     int(entry["hit"]),
                     int(entry["helper_paid"]),
                 ]
@@ -99,7 +100,7 @@ def world_from_view(view: Json, seed: int) -> MakenState:
             state.hand[seat] = [take(seat, c["card"]) for c in side["hand"]["cards"]]
         pool = sorted(i for stock in free[seat].values() for i in stock)
         rng.shuffle(pool)
-        supports = [i for i in pool if CARD[state.cards[i]].kind == "support"][: len(slots)]
+        supports = [i for i in pool if state.card(i).kind == "support"][: len(slots)]
         if len(supports) < len(slots):
             raise WorldError(f"seat {seat} shows more set support cards than it can hold")
         for row, inst in zip(slots, supports, strict=True):

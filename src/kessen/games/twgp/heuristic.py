@@ -364,6 +364,11 @@ def _order(r: Reading) -> Action | None:
     return min(options, key=worth_back)
 
 
+def _recharge(r: Reading) -> Action | None:
+    """The recharge of the unit with the highest base (no lambda in a lambda: mypyc)."""
+    return max(r.of("recharge"), key=lambda a: _base(a.args[0]), default=None)
+
+
 Handler = Callable[[HeuristicPlayer, Reading], Action | None]
 
 _HANDLERS: dict[str, Handler] = {
@@ -377,7 +382,7 @@ _HANDLERS: dict[str, Handler] = {
     "effect": HeuristicPlayer._effect,
     "cache": lambda self, r: KEEP,
     "order": lambda self, r: _order(r),
-    "recharge": lambda self, r: max(r.of("recharge"), key=lambda a: _base(a.args[0]), default=None),
+    "recharge": lambda self, r: _recharge(r),
     "reload": _reload_frame,
     "damage_reload": lambda self, r: _first(r.of("reload-take")),
 }

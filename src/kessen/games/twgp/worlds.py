@@ -184,7 +184,8 @@ def _place_side(
             state.zone(s, zone).extend(_cards(part["cards"]))
     state.zone(s, SURGE).extend(_cards(side["surge"]))
     state.zone(s, STORAGE).extend(_cards(side["storage"]))
-    for i, weapons in enumerate(side.get("cache") or ()):
+    caches: Sequence[Any] = side.get("cache") or ()  # (declared: compiled, a list is no tuple)
+    for i, weapons in enumerate(caches):
         state.cache[s * w + i] = tuple(_cards(weapons))
     return secrets
 
@@ -378,6 +379,7 @@ def _losses(log: Sequence[Json], result_at: int) -> list[tuple[int, int]]:
 
 
 _DISCARDING = ("result", "grid_blast", "wipe")
+_DISCARDING_OR_CACHE = (*_DISCARDING, "cache")
 """Log kinds after which stacks are discarded and decisions about them may wait."""
 
 
@@ -445,7 +447,7 @@ def _order_frames(state: TwgpState, view: Json, log: Sequence[Json]) -> list[Fra
     seat: int = pending["seat"]
     current = tuple(by_slug(c["slug"]).id for c in pending["context"]["cards"])
     last = len(log) - 1
-    while last >= 0 and log[last]["kind"] not in (*_DISCARDING, "cache"):
+    while last >= 0 and log[last]["kind"] not in _DISCARDING_OR_CACHE:
         last -= 1
     if last < 0:
         raise WorldError("an order decision without the event that discarded the cards")

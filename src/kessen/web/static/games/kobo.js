@@ -15,6 +15,7 @@ import {
 import { renderKoboInfo, showDeckPreview, showGameOver, showMatchOver, starterDeck } from './kobo-info.js';
 import { actionText, applyHover, markSelectable, renderOps, renderPlaybackOps, setHover } from './kobo-ops.js';
 import { deckRef, savedDeckGroup, showSavedDecks, builder as deckBuilder } from './kobo-decks.js';
+import { draftFace } from './kobo-draft.js';
 import { t } from './kobo-strings.js';
 import { renderOpeningOptions, withOpening } from './kobo-opening.js';
 import { onSurpriseClick, renderSurpriseOption, withSurprise } from './kobo-surprise.js';
@@ -286,6 +287,7 @@ export const game = {
   replayTurnLabel,
   continueConfig,
   deckBuilder,
+  draftFace,
   decks: () => [...Object.values(cat().decks || {}), ...Object.values(cat().option_decks || {})],
   deckName,
   decorateRules,

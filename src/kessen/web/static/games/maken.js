@@ -20,6 +20,7 @@ import { renderBoard, renderResults, renderTopInfo } from './maken-board.js';
 import {
   afterPlayback, currentFrame, frameView, markFrame, maybePlay, renderFight, renderPlaybackOps,
 } from './maken-fight.js';
+import { draftFace } from './maken-draft.js';
 import { readable, renderInfo, renderStartOptions, startConfig } from './maken-info.js';
 import { tx } from './maken-strings.js';
 import { choose } from '../shell/connection.js';
@@ -374,4 +375,5 @@ export const game = {
   },
   decks: () => Object.keys((cat() && cat().decks) || {}).map((slug) => ({ slug, name: deckName(slug) })),
   deckName,
+  draftFace,
 };

@@ -44,16 +44,20 @@ export function connect() {
   }
   S.ws = ws;
   document.body.dataset.conn = 'connecting';
+  let welcomed = false;
   ws.onopen = () => {
     if (serial !== S.wsSerial) return;
-    S.reconnectAttempt = 0;
-    $('#reconnect').hidden = true;
     document.body.dataset.conn = 'open';
     if (S.settings.lang !== 'ja') ws.send(JSON.stringify({ type: 'lang', lang: S.settings.lang }));
     if (S.game && S.game.showAll) ws.send(JSON.stringify({ type: 'show_all', on: true }));
   };
   ws.onmessage = (ev) => {
     if (serial !== S.wsSerial) return;
+    if (!welcomed) { // the server answered: reconnected (a socket closed at once is not)
+      welcomed = true;
+      S.reconnectAttempt = 0;
+      $('#reconnect').hidden = true;
+    }
     let msg;
     try {
       msg = JSON.parse(ev.data);
@@ -71,17 +75,23 @@ export function connect() {
     document.body.dataset.conn = 'closed';
     scheduleRender();
     if (ev.code === 4404 || ev.code === 4410 || !S.game) return; // no such game / closed after its end
-    scheduleReconnect();
+    // 4409: another server process serves the match now, or will once its old one's lease
+    // runs out: try again soon, at a steady pace (the proxy routes the match there).
+    if (ev.code === 4409) scheduleReconnect(MOVED_RETRY_MS, 'moving');
+    else scheduleReconnect();
   };
   ws.onerror = () => { /* onclose follows */ };
 }
 
-function scheduleReconnect() {
+/** Milliseconds between two tries to reach a match that moved to another server process. */
+const MOVED_RETRY_MS = 1000;
+
+function scheduleReconnect(fixed = 0, words = 'reconnecting') {
   if (!S.game) return;
   S.reconnectAttempt += 1;
-  const delay = Math.min(10000, 400 * 2 ** (S.reconnectAttempt - 1));
+  const delay = fixed || Math.min(10000, 400 * 2 ** (S.reconnectAttempt - 1));
   const box = $('#reconnect');
-  box.textContent = t('reconnecting', { n: S.reconnectAttempt });
+  box.textContent = t(words, { n: S.reconnectAttempt });
   box.hidden = false;
   clearTimeout(S.reconnectTimer);
   S.reconnectTimer = setTimeout(connect, delay);

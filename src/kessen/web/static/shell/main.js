@@ -7,6 +7,7 @@
 import { exportedMatch } from './embedded.js';
 import { choose, connect, onMessages, send } from './connection.js';
 import { bindDecks, renderDecksScreen } from './decks.js';
+import { bindDesign, designAllowed, designEntry, renderDesign, routeDesign } from '../design/design.js';
 import { $, $$ } from './dom.js';
 import { bindDrawers } from './drawers.js';
 import { joinFromLink, renderFriend } from './friend.js';
@@ -50,6 +51,7 @@ async function setLang(lang) {
   renderStart();
   renderHistoryScreen();
   renderDecksScreen();
+  renderDesign();
   renderHelp();
   replayLangChanged();
   S.opsSig = '';
@@ -215,6 +217,7 @@ function bindEvents() {
 
   bindHistory();
   bindDecks();
+  bindDesign();
   $('#btn-history').addEventListener('click', () => historyButton());
   $('#btn-undo').addEventListener('click', () => send({ type: 'undo' }));
   $('#btn-redo').addEventListener('click', () => send({ type: 'redo' }));
@@ -347,6 +350,7 @@ async function boot() {
   }
   renderStart();
   for (const b of $$('[data-open-history], #btn-history')) b.hidden = !S.meta.store;
+  designEntry();
   if (exported) { // its one match, at once; nothing else (no game to rejoin, no link)
     await openReplay(exported.id);
     return;
@@ -356,6 +360,9 @@ async function boot() {
   if (S.meta.store && /^#\/matches/.test(location.hash)) {
     S.game = stored; // set aside: 対戦に戻る rejoins it
     routeFromHash();
+  } else if (/^#\/design/.test(location.hash) && designAllowed()) {
+    S.game = stored; // set aside: the design screen's way back rejoins it
+    routeDesign();
   } else if (stored) {
     S.game = stored;
     showScreen('game');

@@ -62,6 +62,10 @@
 //                         rest: name, live problems, saved decks, import and export.
 //       words             optional: {ja: {...}, en: {...}} over the frame's `db_*` texts (TWGP
 //                         says 構築 / "build" where Kōbō says デッキ / "deck").
+//   draftFace(card, form) optional: the face of a designer's draft card (one card of a card
+//                         set's JSON form, as it is typed), for the design screen's card editor
+//                         (design/editor-face.js); form: the editor's form of the game
+//                         (/api/design/games/<id>/form: its words, Kōbō's pictograms).
 //   helpAnchor            optional: the heading id of the game's rules document
 //                         (/api/rules/<id>) that the board's ルール button opens at (its
 //                         screen guide); without it, the first section (see `screenGuide`).

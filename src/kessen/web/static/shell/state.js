@@ -76,7 +76,10 @@ export async function fetchJson(url, init) {
   const r = await fetch(url, init);
   const body = await r.json().catch(() => null);
   if (!r.ok) {
-    const detail = body && body.detail ? (typeof body.detail === 'string' ? body.detail : JSON.stringify(body.detail)) : r.statusText;
+    // A refusal worded by the server in each language (a match another server process
+    // serves: 409 "elsewhere") is shown in the page's own.
+    const own = body && body.messages && body.messages[S.settings.lang];
+    const detail = own || (body && body.detail ? (typeof body.detail === 'string' ? body.detail : JSON.stringify(body.detail)) : r.statusText);
     throw new Error(detail);
   }
   return body;
