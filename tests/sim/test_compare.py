@@ -65,6 +65,8 @@ def test_paired_games_and_the_comparison_of_synthetic_runs() -> None:
     found = compare(a, b, [(0, 1)], ["x", "y"], names=("A", "B"))
     matchup = found["matchups"][0]
     assert matchup["rate_a"]["rate"] == 1.0 and matchup["rate_b"]["rate"] == 0.0
+    # The entrants are named apart from the two runs' mean scores (A's 1.0, B's 0.0).
+    assert matchup["pair"] == [0, 1] and (matchup["a"], matchup["b"]) == (1.0, 0.0)
     assert matchup["diff"] == -1.0 and matchup["test"]["changed"] == [0, 20]
     assert matchup["test"]["significant"] and matchup["test"]["p"] < 1e-5
     assert found["turns"]["diff"] == 2.0 and found["turns"]["test"]["significant"]

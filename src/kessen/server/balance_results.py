@@ -391,9 +391,6 @@ def figures(
         a, b = summaries
         names = (sides[0].label, sides[1].label)
         found = compare(a, b, spec.matchups, labels, names=names, seed=spec.seed)
-        # Each matchup's entrants as a pair: its "a" and "b" are the two halves' mean scores.
-        for (x, y), row in zip(spec.matchups, found["matchups"], strict=True):
-            row["pair"] = [x, y]
         found.pop("cards", None)  # per kind; the page compares the cards played
         found["played"] = compare_played(paired_games(a, b))
         out["compare"] = found

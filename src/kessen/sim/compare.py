@@ -230,7 +230,7 @@ def compare(
             score_a.append(score(_winner(ga), seat))
             score_b.append(score(_winner(gb), seat))
         entry = _rate_pair(Paired(score_a, score_b), seed + i)
-        matchup_out.append({"a": x, "b": y, "labels": [labels[x], labels[y]], **entry})
+        matchup_out.append({**entry, "pair": [x, y], "labels": [labels[x], labels[y]]})
     entrants = []
     for e, label in enumerate(labels):
         ea: list[float] = []
