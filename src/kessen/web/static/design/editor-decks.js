@@ -12,16 +12,16 @@ import { fieldLabel, keyPart } from './editor-fields.js';
 let UID = 0;
 const uid = () => `ed-d${++UID}`;
 
-/** The starter decks of set data as `[{key, path, deck, name}]` (Kōbō: a list of decks;
+/** The starter decks of set data as `[{key, index, path, deck, name}]` (Kōbō: a list of decks;
  *  Maken: decks by name). */
 export function decksOf(data, form) {
   if (form.decks_keyed) {
-    return Object.entries(data.decks || {}).map(([key, deck]) => ({
-      key, path: `decks.${keyPart(key)}`, deck, name: et('ed_deck_name', { name: key }),
+    return Object.entries(data.decks || {}).map(([key, deck], index) => ({
+      key, index, path: `decks.${keyPart(key)}`, deck, name: et('ed_deck_name', { name: key }),
     }));
   }
-  return (data.decks || []).map((deck, i) => ({
-    key: String(deck.slug || i), path: `decks[${i}]`, deck, name: nameIn(deck) || String(deck.slug || i),
+  return (data.decks || []).map((deck, index) => ({
+    key: String(deck.slug || index), index, path: `decks[${index}]`, deck, name: nameIn(deck) || String(deck.slug || index),
   }));
 }
 

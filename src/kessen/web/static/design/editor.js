@@ -105,7 +105,7 @@ async function openSet(name, pick = null) {
       X.view = 'error';
       X.error = said((err.problems || [{}])[0]) || String(err.message);
       put(X.body, h('div', { class: 'ed-box' }, h('p', { class: 'rn-error', role: 'alert', text: X.error }),
-        h('button', { type: 'button', class: 'tool', text: `← ${et('ed_sets')}`, onclick: () => openDesign('editor', '') })));
+        h('button', { type: 'button', class: 'tool', text: `← ${et('ed_sets')}`, onclick: goHome })));
       return;
     }
   }
@@ -123,7 +123,8 @@ function pickOf(pick) {
     const index = X.data.cards.findIndex((c) => String(c[X.form.key]) === pick.key);
     return index >= 0 ? { type: 'card', index } : null;
   }
-  return decksOf(X.data, X.form).some((d) => d.key === pick.key) ? { type: 'deck', key: pick.key } : null;
+  const deck = decksOf(X.data, X.form).find((d) => d.key === pick.key);
+  return deck ? { type: 'deck', key: deck.key, index: deck.index } : null;
 }
 
 function address() {
@@ -155,7 +156,9 @@ function currentCard() {
 }
 
 function currentDeck() {
-  return X.sel.type === 'deck' ? decksOf(X.data, X.form).find((d) => d.key === X.sel.key) || null : null;
+  if (X.sel.type !== 'deck') return null;
+  const decks = decksOf(X.data, X.form);
+  return (X.sel.index != null && decks[X.sel.index]) || decks.find((d) => d.key === X.sel.key) || null;
 }
 
 /** The base path of what the form shows (`cards[3]`, `decks[0]`, `decks.SO`). */
@@ -169,7 +172,7 @@ function renderSet() {
   const info = X.info;
   put(X.body, h('div', { class: 'ed', id: 'ed', dataset: { ruleset: info.ruleset } },
     h('div', { class: 'ed-bar', id: 'ed-bar' },
-      h('button', { type: 'button', class: 'tool', id: 'ed-home-btn', text: `← ${et('ed_sets')}`, onclick: () => openDesign('editor', '') }),
+      h('button', { type: 'button', class: 'tool', id: 'ed-home-btn', text: `← ${et('ed_sets')}`, onclick: goHome }),
       h('div', { class: 'ed-title' },
         h('h2', { class: 'ed-set-name', id: 'ed-set-name', text: info.name }),
         h('p', { class: 'ed-meta', text: `${gameName(info.ruleset)} · ${et('ed_parent', { parent: parentLabel(info) })} · ${et('ed_revision', { n: info.revisions })}` })),
@@ -352,10 +355,10 @@ function renderList() {
   X.reveal = false;
   put(document.getElementById('ed-decks'), decksOf(X.data, form).map((d) => {
     const bad = problemsUnder(d.path).length;
-    const on = X.sel.type === 'deck' && X.sel.key === d.key;
+    const on = X.sel.type === 'deck' && X.sel.index === d.index;
     return h('li', null, h('button', {
       type: 'button', class: `ed-pick${on ? ' on' : ''}`, 'aria-current': on ? 'true' : null, dataset: { deck: d.key },
-      onclick: () => select({ type: 'deck', key: d.key }),
+      onclick: () => select({ type: 'deck', key: d.key, index: d.index }),
     },
     h('span', { class: 'ed-pick-name', text: d.name }),
     bad ? h('span', { class: 'ed-badge bad', text: et('ed_n_problems', { n: bad }) }) : null));
@@ -402,6 +405,14 @@ function renderForm() {
       copiesOf(ctx, X.data, card));
   } else if (deck) {
     const ctx = context('');
+    ctx.onInput = () => { // a deck's slug is its key in the list and the address
+      const now = currentDeck();
+      if (now && now.key !== X.sel.key) {
+        X.sel = { type: 'deck', key: now.key, index: now.index };
+        address();
+      }
+      changed();
+    };
     put(box,
       h('div', { class: 'ed-form-head' },
         h('h2', { class: 'rn-h2 ed-form-name', id: 'ed-form-title', text: deck.name }),
@@ -451,7 +462,7 @@ function renderElsewhere() {
     const m = /^cards\[(\d+)\]/.exec(path);
     if (m && X.data.cards[Number(m[1])]) return () => select({ type: 'card', index: Number(m[1]) });
     const d = decksOf(X.data, X.form).find((x) => under(path, x.path));
-    return d ? () => select({ type: 'deck', key: d.key }) : null;
+    return d ? () => select({ type: 'deck', key: d.key, index: d.index }) : null;
   };
   put(box, h('details', { class: 'ed-elsewhere-box', open: rest.length <= 5 },
     h('summary', { text: et('ed_set_problems', { n: rest.length }) }),
@@ -594,11 +605,11 @@ function duplicateDeck() {
   if (X.form.decks_keyed) {
     const key = freshKey(deck.key, new Set(Object.keys(X.data.decks)));
     X.data.decks = { ...X.data.decks, [key]: clone(deck.deck) };
-    select({ type: 'deck', key });
+    select({ type: 'deck', key, index: Object.keys(X.data.decks).indexOf(key) });
   } else {
     const copy = copyNamed(deck.deck, X.data.decks, 'slug');
     X.data.decks.splice(Number(deck.path.slice(6, -1)) + 1, 0, copy);
-    select({ type: 'deck', key: copy.slug });
+    select({ type: 'deck', key: copy.slug, index: X.data.decks.indexOf(copy) });
   }
   changed();
 }
@@ -619,12 +630,23 @@ function deleteDeck() {
 
 /* ================================================================== the tab */
 
+/** Back to the sets (the tab's own button, by contrast, comes back to the open set). */
+function goHome() {
+  X.view = 'home';
+  openDesign('editor', '');
+}
+
 function route(rest) {
   let parts;
   try {
     parts = String(rest || '').split('/').map(decodeURIComponent);
   } catch {
     parts = [];
+  }
+  if (!parts[0] && X.view === 'set' && X.info) {
+    const card = currentCard();
+    const pick = card ? { type: 'card', key: String(card[X.form.key]) } : X.sel.type === 'deck' ? { type: 'deck', key: X.sel.key } : null;
+    return openSet(X.info.name, pick);
   }
   if (!parts[0]) {
     X.view = 'home';
