@@ -168,3 +168,24 @@ def test_without_a_store_the_design_routes_answer_503() -> None:
         assert client.post("/api/design/sets", json={"name": "x"}).status_code == 503
         preview = client.post("/api/design/games/maken/preview", json={"card": {"id": "SO01"}})
         assert preview.status_code == 200 and preview.json()["text"] is None
+
+
+def test_a_match_on_a_set_reads_the_sets_cards_from_the_catalogue(
+    clients: tuple[TestClient, TestClient, MatchStore],
+) -> None:
+    local, friend, _ = clients
+    local.post("/api/design/sets", json={"name": "renamed", "ruleset": "kobo", "from": "v3"})
+    data = local.get("/api/design/sets/renamed").json()["data"]
+    data["cards"][0]["name_ja"] = "古参足軽"
+    data["cards"][0]["lv"] = 6
+    ref = local.put("/api/design/sets/renamed", json={"data": data}).json()["ref"]
+    slug = data["cards"][0]["slug"]
+    shipped = local.get("/api/catalog/kobo", params={"lang": "ja"}).json()["cards"][slug]
+    assert shipped["name"] == "見習い足軽"
+    # The set a match names is public, like its deck lists: any seat (a friend's too) reads it.
+    for client in (local, friend):
+        designed = client.get("/api/catalog/kobo", params={"lang": "ja", "set": ref}).json()
+        assert designed["card_set"] == ref and designed["cards"][slug]["name"] == "古参足軽"
+    unknown = local.get("/api/catalog/kobo", params={"lang": "ja", "set": "nope@" + "0" * 64})
+    assert unknown.status_code == 404 and "nope" in unknown.json()["detail"]
+    assert local.get("/api/catalog/kobo", params={"set": "x" * 201}).status_code == 422

@@ -32,9 +32,9 @@ import logging
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
@@ -42,6 +42,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from kessen.engine import registry
+from kessen.engine.card_sets import CardSetError
 from kessen.engine.contract import RulesError
 from kessen.engine.registry import Ruleset
 from kessen.server import deal
@@ -360,10 +361,21 @@ def create_app(
         return out
 
     @app.get("/api/catalog/{ruleset}")
-    async def catalog(ruleset: str, lang: Literal["ja", "en"] = "ja") -> dict[str, Any]:
+    async def catalog(
+        ruleset: str,
+        lang: Literal["ja", "en"] = "ja",
+        card_set: Annotated[str | None, Query(alias="set", max_length=200)] = None,
+    ) -> dict[str, Any]:
+        """The game's cards and decks in ``lang``: the shipped ones, or those of the card set
+        a match names (``set``: its ``NAME@sha256`` reference, public like its deck lists)."""
         if ruleset not in RULESETS:
             raise HTTPException(404, f"unknown ruleset {ruleset!r}")
-        return registry.get(ruleset).catalog(lang)
+        if not card_set:
+            return registry.get(ruleset).catalog(lang)
+        try:
+            return registry.get(ruleset).catalog(lang, {"card_set": card_set})
+        except CardSetError as err:
+            raise HTTPException(404, f"card set {card_set!r}: {err}") from err
 
     @app.post("/api/games")
     async def new_game(request: NewGame, http: Request) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import { infoable } from '../shell/info.js';
 import { endedBanner, endedResult } from '../shell/ending.js';
 import { renderLane } from '../shell/lane.js';
 import { isSpectator, levelName, me, seatLabel, seatName, whoseOf } from '../shell/seats.js';
+import { setCatalog } from '../shell/catalog.js';
 import { S } from '../shell/state.js';
 import { safeSvg } from '../shell/svg.js';
 
@@ -20,12 +21,20 @@ export const KIND_ORDER = ['character', 'deploy', 'trap', 'tactic'];
 export const catalogs = {};
 export const K = { prevKeys: new Map() };
 
+/** The catalogue of `lang` for the cards on screen: that of the card set the match on screen
+ *  plays with once it has arrived, else the shipped one. */
+export function catalogOf(lang) {
+  const ref = S.view && S.view.ruleset === 'kobo' ? S.view.card_set : null;
+  return (ref && setCatalog('kobo', lang, ref)) || catalogs[lang] || null;
+}
+
 export function cat() {
-  return catalogs[S.settings.lang] || catalogs.ja || { cards: {}, decks: {} };
+  return catalogOf(S.settings.lang) || catalogOf('ja') || { cards: {}, decks: {} };
 }
 
 export function cardDef(slug) {
-  return cat().cards[slug] || (catalogs.ja && catalogs.ja.cards[slug]) || null;
+  const ja = catalogOf('ja');
+  return cat().cards[slug] || (ja && ja.cards[slug]) || null;
 }
 
 export function cardName(slug) {

@@ -1,7 +1,7 @@
 // Kōbō (攻防) operation panel: the prompt, its choices as buttons, the pass confirmation, the
 // board places each choice names (they glow and can be clicked), and short action texts.
 
-import { bannerInfo, cardDef, cardName, catalogs, splitAction, termed } from './kobo-board.js';
+import { bannerInfo, cardDef, cardName, catalogOf, splitAction, termed } from './kobo-board.js';
 import { showMatchOver } from './kobo-info.js';
 import { t } from './kobo-strings.js';
 import {
@@ -52,7 +52,8 @@ function targetSeatFor(v, cardSlug) {
   if (p.context && typeof p.context.side === 'number') return p.context.side;
   // The view does not (yet) say which side a `slot N` answer refers to: the card's generated
   // text names it. This only maps answers to board positions; the legal list stays the server's.
-  const text = (catalogs.ja && catalogs.ja.cards[cardSlug] && catalogs.ja.cards[cardSlug].text) || '';
+  const ja = catalogOf('ja');
+  const text = (ja && ja.cards[cardSlug] && ja.cards[cardSlug].text) || '';
   const attacker = v.attack ? v.attack.seat : mine;
   let seat = mine;
   if (text.includes('防御側のキャラ')) seat = 1 - attacker;

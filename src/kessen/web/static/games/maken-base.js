@@ -3,11 +3,12 @@
 // prompt names, each player's situation and the banner.
 
 import { lang, TX, tx } from './maken-strings.js';
-import { catalogLoader } from '../shell/catalog.js';
+import { catalogLoader, setCatalog } from '../shell/catalog.js';
 import { h } from '../shell/dom.js';
 import { safeSvg } from '../shell/svg.js';
 import { bannerFor } from '../shell/outcome.js';
 import { isSpectator, me, seatName, whoseOf } from '../shell/seats.js';
+import { S } from '../shell/state.js';
 
 /* ================================================================== local state */
 
@@ -25,6 +26,12 @@ export const M = {
 export const ensureCatalog = catalogLoader('maken', M, () => { M.opsSig = ''; });
 
 export function cat() {
+  const ref = S.view && S.view.ruleset === 'maken' ? S.view.card_set || (S.view.config || {}).card_set : null;
+  if (ref) {
+    // The designer's card set the match on screen plays with, once it has arrived.
+    const designed = setCatalog('maken', lang(), ref) || setCatalog('maken', 'ja', ref);
+    if (designed) return designed;
+  }
   return M.catalogs[lang()] || M.catalogs.ja || null;
 }
 

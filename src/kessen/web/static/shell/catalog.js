@@ -25,3 +25,22 @@ export function catalogLoader(ruleset, store, onLoad) {
     return store.loading[lang];
   };
 }
+
+const setCatalogs = {};
+const setAsked = new Set();
+
+/**
+ * The catalogue of `ruleset` in `lang` for the designer's card set `ref` a match names
+ * (`view.card_set`), or null until it has arrived: asked for once (the screen is drawn again on
+ * arrival; a set the server does not know leaves the shipped cards on screen).
+ */
+export function setCatalog(ruleset, lang, ref) {
+  const key = `${ruleset}|${lang}|${ref}`;
+  if (!setAsked.has(key)) {
+    setAsked.add(key);
+    fetchJson(`/api/catalog/${ruleset}?lang=${lang}&set=${encodeURIComponent(ref)}`)
+      .then((c) => { setCatalogs[key] = c; scheduleRender(); })
+      .catch(() => {});
+  }
+  return setCatalogs[key] || null;
+}
