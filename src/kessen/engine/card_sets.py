@@ -433,3 +433,21 @@ def canonical(fmt: SetFormat, data: Json) -> tuple[str, str]:
 def by_key(items: Iterable[Mapping[str, Any]], key: str) -> dict[str, Mapping[str, Any]]:
     """The entries of ``items`` by their ``key`` field (entries without one are left out)."""
     return {str(item[key]): item for item in items if isinstance(item, Mapping) and key in item}
+
+
+def activate(ruleset: str, config: Mapping[str, Any]) -> None:
+    """Let the card lookups of ``ruleset`` in this thread or task (its log's card names, its
+    COM) read the designer's set ``config`` names, or the shipped cards when it names none.
+    A ruleset without card sets (or without such lookups) is left as it is."""
+    if not ruleset.isidentifier():
+        return
+    module_name = f"kessen.games.{ruleset}.card_sets"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name in (module_name, f"kessen.games.{ruleset}"):
+            return
+        raise
+    switch = getattr(module, "activate", None)
+    if switch is not None:
+        switch(config.get(SET_KEY))

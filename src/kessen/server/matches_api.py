@@ -30,7 +30,7 @@ from typing import Annotated, Any, Final, Literal
 from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from kessen.engine import registry
+from kessen.engine import card_sets, registry
 from kessen.engine.contract import GameState, Json, RulesError
 from kessen.engine.replay import ReplayDivergence
 from kessen.server.hub import Crowded, Full, Hub, client_address, make_room
@@ -344,6 +344,8 @@ def _step_view(
         if len(known_log) >= log_from and known_log[:k] == log[:k]:
             start = k
     sent = log[start:]
+    if texts:
+        card_sets.activate(rep.info.ruleset, rep.config)  # a designer's set names its cards
     for entry in sent if texts else ():
         entry["text"] = rules.describe(entry, lang, viewer)
     view["log"] = sent
@@ -398,6 +400,7 @@ def whole_replay(rep: Replayed, seat: SeatKey, lang: str, info: Json) -> Json:
             lengths.append(-1)
             overrides[str(step)] = log
     # Each entry's text once (a step's text is its entry's: describe reads nothing else).
+    card_sets.activate(rep.info.ruleset, rep.config)  # a designer's set names its own cards
     for entry in [*final, *(e for log in overrides.values() for e in log)]:
         entry["text"] = rules.describe(entry, lang, viewer)
     return {

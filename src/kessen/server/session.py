@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from kessen.engine import registry
+from kessen.engine import card_sets, registry
 from kessen.engine.action import Action, ActionParseError
 from kessen.engine.contract import GameState, Json, Outcome, RulesError
 from kessen.engine.log import Event
@@ -697,6 +697,7 @@ class Session:
         """
         lang, _, speaker, _ = reader
         describe = registry.get(self.ruleset).describe
+        card_sets.activate(self.ruleset, self.config)  # a designer's set names its own cards
         events = state.log_events()
         if len(log) != len(events):  # a view that leaves events out: render every entry
             for entry in log:

@@ -28,6 +28,7 @@ import functools
 import re
 import tomllib
 from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -357,3 +358,21 @@ class MakenSetFormat:
 
 FORMAT: Final = MakenSetFormat()
 """Maken's card set format (:func:`kessen.engine.card_sets.format_for`)."""
+
+
+_ACTIVE: ContextVar[MakenSet | None] = ContextVar("maken_card_set", default=None)
+
+
+def activate(value: Any) -> None:
+    """Let the log's card names in this thread or task read the set ``value`` names (a
+    config's ``card_set``), or the shipped cards when it names none."""
+    found = set_data(value) if isinstance(value, str) and value else None
+    if _ACTIVE.get() is not found:
+        _ACTIVE.set(found)
+
+
+def active_card(cid: str) -> Card | None:
+    """The card ``cid`` of the active set (:func:`activate`), ``None`` when no set is active
+    or it has no such card."""
+    found = _ACTIVE.get()
+    return None if found is None else found.pool.card.get(cid)

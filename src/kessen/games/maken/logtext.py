@@ -21,6 +21,7 @@ from typing import Any
 
 from kessen.engine.action import Action
 from kessen.engine.wording import SeatWords, lower_first
+from kessen.games.maken.card_sets import active_card
 from kessen.games.maken.cards import BY_SLUG, CARD, CHARACTER_NAMES, character_name, distance_text
 from kessen.games.maken.rules import OPTION_JA, parse_bet
 
@@ -32,7 +33,7 @@ class _Words(SeatWords):
     """Seat and card names in one language, for one viewer."""
 
     def card(self, cid: Any) -> str:
-        card = CARD.get(str(cid))
+        card = active_card(str(cid)) or CARD.get(str(cid))
         return str(cid) if card is None else card.name(self.lang)
 
     def cards(self, cids: Sequence[Any]) -> str:
