@@ -245,13 +245,24 @@ def address(person: int, spread: int) -> str | None:
     return f"127.1.{index // 250}.{index % 250 + 1}"
 
 
-async def post(url: str, body: dict[str, Any], local: str | None) -> dict[str, Any]:
+async def post(
+    url: str, body: dict[str, Any], local: str | None, patience: float = 0.0
+) -> dict[str, Any]:
     """A POST from address ``local`` whose answer is JSON; :class:`Refused` for 503/429,
-    :class:`Failed` otherwise."""
+    :class:`Failed` otherwise. For ``patience`` seconds a 409 with ``Retry-After`` (the match
+    is served by another of several processes, which has not let it go yet) is tried again
+    after the time it names, as the page does."""
     transport = httpx.AsyncHTTPTransport(local_address=local, trust_env=False)
+    until = time.monotonic() + patience
     try:
         async with httpx.AsyncClient(transport=transport, timeout=60, trust_env=False) as client:
             response = await client.post(url, json=body)
+            while response.status_code == 409 and "retry-after" in response.headers:
+                wait = float(response.headers["retry-after"])
+                if time.monotonic() + wait > until:
+                    break
+                await asyncio.sleep(wait)
+                response = await client.post(url, json=body)
     except httpx.HTTPError as err:
         raise Failed(f"POST {url.split('/api/', 1)[-1]}: {type(err).__name__}") from err
     where = f"POST {'join' if url.endswith('/join') else 'games'}: HTTP {response.status_code}"
@@ -263,9 +274,11 @@ async def post(url: str, body: dict[str, Any], local: str | None) -> dict[str, A
     return answer
 
 
-async def create(url: str, plan: Plan, locals_: list[str | None]) -> list[dict[str, Any]]:
+async def create(
+    url: str, plan: Plan, locals_: list[str | None], patience: float = 0.0
+) -> list[dict[str, Any]]:
     """Create the match (and join it, between two people) from each person's address in
-    ``locals_``: each seat's ``id``, ``token`` and ``seat``."""
+    ``locals_``: each seat's ``id``, ``token`` and ``seat`` (``patience``: see :func:`post`)."""
     body: dict[str, Any] = {"mode": "vs_human" if plan.two else "vs_com"}
     if plan.ruleset != "kobo":  # left out for Kōbō, so that older servers take the request
         body["ruleset"] = plan.ruleset
@@ -277,7 +290,7 @@ async def create(url: str, plan: Plan, locals_: list[str | None]) -> list[dict[s
     seats = [{"id": made["id"], "token": made["token"], "seat": made.get("seat", 0)}]
     if plan.two:
         join = f"{url}/api/games/{made['id']}/join"
-        joined = await post(join, {"code": made["invite"]}, locals_[1])
+        joined = await post(join, {"code": made["invite"]}, locals_[1], patience)
         seats.append({"id": made["id"], "token": joined["token"], "seat": joined["seat"]})
     return seats
 
