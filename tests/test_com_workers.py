@@ -25,6 +25,7 @@ from kessen.server.com_pool import (
     decide,
 )
 from kessen.server.session import candidates_json, com_choice
+from tests.fresh_loop import run_fresh
 
 CONFIGS: dict[str, dict[str, Any]] = {
     "kobo": {"decks": ["vanguard", "tempo"], "best_of": 1},
@@ -89,7 +90,7 @@ def test_a_search_decides_in_a_worker_process_as_in_the_server_process() -> None
         finally:
             pool.close()
 
-    answers = asyncio.run(far())
+    answers = run_fresh(far())
     for (job, near), answer in zip(expected, answers, strict=True):
         assert answer == near, job[:3]  # the same action, and the same search visit for visit
         assert answer[0] in job[4]
@@ -100,7 +101,7 @@ def test_a_quick_level_decides_on_the_loop_as_anywhere(ruleset: str) -> None:
     pool = ComPool(workers=1, processes=True)  # never started: quick levels need no worker
     for seed, (view, legal) in enumerate(positions(ruleset, 3)):
         for level in sorted(QUICK_LEVELS & set(registry.get(ruleset).players)):
-            answer = asyncio.run(pool.choose(PERSON_WAITS, ruleset, level, seed, view, legal))
+            answer = run_fresh(pool.choose(PERSON_WAITS, ruleset, level, seed, view, legal))
             assert answer == decide(ruleset, level, seed, view, legal)
     assert pool._executor is None
 
@@ -132,7 +133,7 @@ def test_a_quick_level_never_waits_behind_a_search() -> None:
         await asyncio.gather(*searches)
         return quick
 
-    action, _ = asyncio.run(scenario())
+    action, _ = run_fresh(scenario())
     assert isinstance(action, Action)
 
 

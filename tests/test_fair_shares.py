@@ -32,6 +32,7 @@ from kessen.server.limits import (
     MIN_WATCH_PACE,
 )
 from kessen.store import MatchStore
+from tests.fresh_loop import run_fresh
 from tests.serving import running
 
 KOBO = {"ruleset": "kobo", "config": {"decks": ["fortress", "swarm"], "best_of": 1}}
@@ -210,7 +211,7 @@ def test_a_person_waiting_for_com_goes_before_com_against_com() -> None:
         gate.set()
         await asyncio.gather(busy, person, *watched)
 
-    asyncio.run(scenario())
+    run_fresh(scenario())
     assert order[:2] == ["first", "person"]  # only the decision already running went before
     assert order[2:] == [f"cvc{i}" for i in range(12)]  # the rest in arrival order
 
@@ -246,7 +247,7 @@ def test_a_worker_process_thinks_as_a_thread_does() -> None:
         near = await ComPool(workers=1).choose(PERSON_WAITS, "kobo", "ismcts-easy", 5, view, legal)
         return far, near
 
-    far, near = asyncio.run(both())
+    far, near = run_fresh(both())
     assert far[0] == near[0] and far[0] in legal
 
 
