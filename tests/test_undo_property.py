@@ -57,6 +57,16 @@ def replayed_differs(
     return False
 
 
+def _view(state: GameState, seat: int) -> Json:
+    """``state.view(seat)``: the state's own view (``GameState.view`` is the abstract one)."""
+    return state.view(seat)
+
+
+def _decision_view(state: GameState, seat: int) -> Json:
+    """``state.decision_view(seat)``, the state's own."""
+    return state.decision_view(seat)
+
+
 def learned_plainly(before: GameState, after: GameState, seat: int) -> bool | None:
     """The tests both rules share: a random outcome, a reveal; then the exact test."""
     if before.chance_marker() != after.chance_marker():
@@ -72,11 +82,11 @@ def old_teaches(before: GameState, action: Action, after: GameState, seat: int) 
     if plain is None:
         step = len(before.log_events())
         seeds = [7919 * step + w + 1 for w in range(3)]
-        return replayed_differs(before, action, after, seat, seeds, GameState.view)
+        return replayed_differs(before, action, after, seat, seeds, _view)
     if plain:
         return True
     seeds = [7919 * len(before.log_events()) + 1]
-    return replayed_differs(before, action, after, seat, seeds, GameState.decision_view)
+    return replayed_differs(before, action, after, seat, seeds, _decision_view)
 
 
 def strong_teaches(before: GameState, action: Action, after: GameState, seat: int) -> bool:
@@ -85,7 +95,7 @@ def strong_teaches(before: GameState, action: Action, after: GameState, seat: in
     if plain:
         return True
     seeds = [104_729 * len(before.log_events()) + w for w in (11, 12, 13, 14)]
-    return replayed_differs(before, action, after, seat, seeds, GameState.view)
+    return replayed_differs(before, action, after, seat, seeds, _view)
 
 
 def point_by(
