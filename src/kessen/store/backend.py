@@ -22,6 +22,7 @@ import contextlib
 import os
 import re
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -138,7 +139,7 @@ class SqliteConn:
         """Nothing to do: ``BEGIN IMMEDIATE`` holds the file's only write lock."""
 
 
-class Backend:
+class Backend(ABC):
     """One open store database: its connection, transactions, dialect and error messages.
 
     Subclasses set the dialect attributes and implement the abstract methods.
@@ -158,41 +159,41 @@ class Backend:
     """The driver's exceptions, turned into :class:`StoreFault` by :meth:`fault`."""
 
     @property
+    @abstractmethod
     def conn(self) -> Conn:
         """The connection (statements outside a transaction commit by themselves)."""
-        raise NotImplementedError
 
-    def ensure(self) -> None:
+    def ensure(self) -> None:  # noqa: B027 (a default: SQLite has nothing to do)
         """Make sure the connection is usable (PostgreSQL reconnects after losing it)."""
 
+    @abstractmethod
     def transaction(self) -> contextlib.AbstractContextManager[Conn]:
         """One write transaction, committed when the block ends, rolled back on an error."""
-        raise NotImplementedError
 
+    @abstractmethod
     def snapshot(self) -> contextlib.AbstractContextManager[Conn]:
         """One read-only transaction: every query in it sees the same committed state."""
-        raise NotImplementedError
 
+    @abstractmethod
     def migrate(self) -> int:
         """Bring the schema to the current version; return it."""
-        raise NotImplementedError
 
+    @abstractmethod
     def version(self) -> int:
         """The schema version of the open store."""
-        raise NotImplementedError
 
-    def reset_ids(self) -> None:
+    def reset_ids(self) -> None:  # noqa: B027 (a default: SQLite follows by itself)
         """After rows were inserted with explicit ids (``kessen store copy``), make the next
         generated ids follow the largest one (inside the caller's transaction)."""
 
+    @abstractmethod
     def fault(self, err: BaseException) -> StoreFault:
         """The one-line :class:`StoreFault` for a driver error: the store, what is wrong,
         what the user can do."""
-        raise NotImplementedError
 
+    @abstractmethod
     def close(self) -> None:
         """Close the connection and let go of the server's hold on the store."""
-        raise NotImplementedError
 
 
 class SqliteBackend(Backend):
