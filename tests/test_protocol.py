@@ -56,8 +56,8 @@ def new_game(server: str, **body: Any) -> dict[str, Any]:
 
 
 @contextmanager
-def socket(server: str, game_id: str, token: str) -> Iterator[ClientConnection]:
-    url = "ws" + server.removeprefix("http") + f"/ws/{game_id}?token={token}"
+def socket(server: str, game_id: str, token: str, query: str = "") -> Iterator[ClientConnection]:
+    url = "ws" + server.removeprefix("http") + f"/ws/{game_id}?token={token}{query}"
     with connect(url, max_size=None, open_timeout=10) as ws:
         yield ws
 
@@ -359,6 +359,20 @@ def test_reconnect_with_the_same_token_resumes(server: str) -> None:
         socket(server, game["id"], game["token"]) as two,
     ):
         assert receive_state(one) == receive_state(two)
+
+
+def test_the_first_view_is_in_the_language_the_page_connects_with(server: str) -> None:
+    """A page connecting in English gets English from its very first view (a view in the
+    default language before the switch reached the server would put Japanese log lines on an
+    English screen); an unknown language falls back to Japanese instead of closing."""
+    game, _ = first_mover_game(server)
+    with socket(server, game["id"], game["token"], "&lang=en") as ws:
+        english = receive_state(ws)
+    with socket(server, game["id"], game["token"], "&lang=xx") as ws:
+        default = receive_state(ws)
+    assert english["lang"] == "en" and default["lang"] == "ja"
+    assert english["log"] and all(e["text"].isascii() for e in english["log"]), english["log"]
+    assert any(not e["text"].isascii() for e in default["log"]), default["log"]
 
 
 def test_two_games_at_once_are_independent(server: str) -> None:

@@ -448,7 +448,7 @@ def create_app(
     app.include_router(balance_router(balance, RULESETS, local_only=serves_network))
 
     @app.websocket("/ws/{game_id}")
-    async def play(ws: WebSocket, game_id: str, token: str = "") -> None:
+    async def play(ws: WebSocket, game_id: str, token: str = "", lang: str = "ja") -> None:
         refused = await _reach(hub, keeper, game_id, token)  # the socket opens once decided
         await ws.accept()
         if refused is not None:
@@ -469,7 +469,7 @@ def create_app(
             await ws.close(code=4429)
             return
         try:
-            await _serve(hub, ws, game_id, token, address)
+            await _serve(hub, ws, game_id, token, address, "en" if lang == "en" else "ja")
         finally:
             hub.disconnect(address)
 
@@ -498,8 +498,12 @@ async def _reach(
     return None
 
 
-async def _serve(hub: Hub, ws: WebSocket, game_id: str, token: str, address: str) -> None:
-    """One game connection, from its first view to its close (see the module docstring)."""
+async def _serve(
+    hub: Hub, ws: WebSocket, game_id: str, token: str, address: str, lang: str
+) -> None:
+    """One game connection, from its first view to its close (see the module docstring); its
+    views are in ``lang`` (the page's language, given when it connects) until it asks for
+    another."""
     session = hub.sessions.get(game_id)
     if session is None and hub.was_evicted(game_id, token):
         await ws.send_json(error("evicted", hub.evicted_message(game_id)))
@@ -509,7 +513,7 @@ async def _serve(hub: Hub, ws: WebSocket, game_id: str, token: str, address: str
         await ws.send_json(error("unknown_game", "no such game, or a wrong token"))
         await ws.close(code=4404)
         return
-    client = Client(ws, session.seat_of(token))
+    client = Client(ws, session.seat_of(token), lang)
     hub.clients[game_id].add(client)
     await hub.arrived(session, client)
     bucket = TokenBucket()

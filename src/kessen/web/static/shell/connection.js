@@ -18,7 +18,7 @@ export function onMessages(state, error) {
 
 function wsUrl(game) {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${proto}://${location.host}/ws/${encodeURIComponent(game.id)}?token=${encodeURIComponent(game.token)}`;
+  return `${proto}://${location.host}/ws/${encodeURIComponent(game.id)}?token=${encodeURIComponent(game.token)}&lang=${S.settings.lang}`;
 }
 
 export function send(msg) {
@@ -48,7 +48,6 @@ export function connect() {
   ws.onopen = () => {
     if (serial !== S.wsSerial) return;
     document.body.dataset.conn = 'open';
-    if (S.settings.lang !== 'ja') ws.send(JSON.stringify({ type: 'lang', lang: S.settings.lang }));
     if (S.game && S.game.showAll) ws.send(JSON.stringify({ type: 'show_all', on: true }));
   };
   ws.onmessage = (ev) => {

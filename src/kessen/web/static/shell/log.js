@@ -51,10 +51,10 @@ const LIVE_KEPT = 12;
  *  an undo or a language switch: only what is new is announced). */
 function announce(v, shown) {
   const log = v.log;
-  const key = `${v.session.id}|${S.replay ? `${S.replay.id}|${S.replay.seat}` : ''}|${v.session.you}`;
+  const key = `${S.settings.lang}|${v.session.id}|${S.replay ? `${S.replay.id}|${S.replay.seat}` : ''}|${v.session.you}`;
   const last = S.logLive;
-  // Another game or another seat's view: what was read out for the last one goes (a private
-  // draw read out from one seat's view must not stay for the next reader).
+  // Another game, another seat's view or another language: what was read out for the last one
+  // goes (a private draw read out from one seat's view must not stay for the next reader).
   if (last && last.key !== key) $('#log-live').replaceChildren();
   // While entries are held back, what was read out stays the mark (an undo still resets it).
   const len = last && last.key === key && shown < log.length && shown < last.len && log.length >= last.len ? last.len : shown;
