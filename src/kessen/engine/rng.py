@@ -9,10 +9,10 @@ True
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Final, TypeVar
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
+_MASK: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
 T = TypeVar("T")
 
 

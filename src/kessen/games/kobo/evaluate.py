@@ -539,6 +539,12 @@ def lean_view(state: KoboState, seat: int) -> Json:
     }
 
 
+def _row_slot(where: dict[int, Pos], owner: tuple[int, ...], card: int) -> int:
+    """``state.slot_of(card) + 1`` (0 when off its owner's row), read from ``where``."""
+    found = where.get(card)
+    return found[1] if found is not None and found[0] == owner[card] else 0
+
+
 def exchange_sim(state: KoboState) -> ExchangeSim:
     """The heuristic COM's simulation of the current exchange, read straight from ``state``.
 
@@ -561,20 +567,15 @@ def exchange_sim(state: KoboState) -> ExchangeSim:
             temp[pos] = modifier[card] if printed + modifier[card] > 0 else -printed
             where[card] = pos
 
-    def slot(card: int) -> int:
-        """``state.slot_of(card) + 1`` (0 when off its owner's row)."""
-        found = where.get(card)
-        return found[1] if found is not None and found[0] == owner[card] else 0
-
     if not state.attackers:
         return ExchangeSim(base, temp, 0, [], None)
     seat = state.attacker_seat
-    target = slot(state.target) if state.target != EMPTY else 0
+    target = _row_slot(where, owner, state.target) if state.target != EMPTY else 0
     sim = ExchangeSim(
         base,
         temp,
         seat,
-        [(seat, slot(a)) for a in state.attackers if a in where],
+        [(seat, _row_slot(where, owner, a)) for a in state.attackers if a in where],
         (1 - seat, target) if target else None,
         bool(state.negated),
     )
@@ -584,7 +585,7 @@ def exchange_sim(state: KoboState) -> ExchangeSim:
         position: Pos | None = None
         negates: int | None = None
         if cdef.needs_choice and chosen != EMPTY:
-            chosen_slot = slot(chosen)
+            chosen_slot = _row_slot(where, owner, chosen)
             position = (owner[chosen], chosen_slot) if chosen_slot else None
         elif chosen != EMPTY:
             negates = chosen + 1

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
@@ -40,7 +40,7 @@ from kessen.games.kobo.schema import CardPool, load_pool
 
 MAX_TRAPS = 3
 """Traps set at most in the standby: the other strategy slots stay free for tactics."""
-BODY = 2.0
+BODY: Final = 2.0
 """What a character on the field is worth on top of its base Lv."""
 
 Pos = tuple[int, ...]
@@ -108,12 +108,20 @@ def chain_card_value(cdef: CardDef) -> float:
     return value
 
 
-@cache
+_COSTS: dict[str, tuple[CardDef, float]] = {}
+"""What :func:`card_cost` found, by slug, with the very card record it was found for (a card
+set's card of the same slug is another record): a card record hashes all its fields."""
+
+
 def card_cost(cdef: CardDef) -> float:
     """What spending a trap or tactic in a chain costs: a card, more for stronger cards."""
+    known = _COSTS.get(cdef.slug)
+    if known is not None and known[0] is cdef:
+        return known[1]
     cost = 1.0 + 0.15 * chain_card_value(cdef)
     if cdef.limited:
         cost += 0.3
+    _COSTS[cdef.slug] = (cdef, cost)
     return cost
 
 
@@ -225,16 +233,24 @@ class ExchangeSim:
         self.links = []
 
     def key(self) -> SimKey:
-        """Everything the resolution reads, as a hashable value (equal keys, equal outcomes)."""
+        """Everything the resolution reads, as a hashable value (equal keys, equal outcomes).
+
+        Flat (the positions, then their Lv; five fields per link): few tuples to build."""
+        base, temp = self.base, self.temp
+        links: list[object] = []
+        for k in self.links:
+            links += (k.card.slug, k.seat, k.chosen, k.negates, k.negated)
         return SimKey(
             (
-                tuple(self.base.items()),
-                tuple(self.temp.items()),
+                tuple(base),
+                tuple(base.values()),
+                tuple(temp),
+                tuple(temp.values()),
                 self.attacker_seat,
                 tuple(self.attackers),
                 self.target,
                 self.negated,
-                tuple((k.card.slug, k.seat, k.chosen, k.negates, k.negated) for k in self.links),
+                tuple(links),
             )
         )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json, Outcome, Pending, Viewer
@@ -21,11 +21,19 @@ from kessen.games.kobo.card_versions import LEGACY_VERSION, data_pool
 from kessen.games.kobo.cards import CardDef
 from kessen.games.kobo.config import KoboConfig, parse_config
 
-EMPTY = -1
-SLOTS = 5
+# Final: compiled code (mypyc) inlines them instead of reading the module's dict.
+EMPTY: Final = -1
+SLOTS: Final = 5
 # Zones of one seat; the zone list of seat s starts at s * ZONES.
-MAIN_DECK, HAND, TDECK, THAND, RETREAT, EXCLUDED, REVEAL, RESOLVING = range(8)
-ZONES = 8
+MAIN_DECK: Final = 0
+HAND: Final = 1
+TDECK: Final = 2
+THAND: Final = 3
+RETREAT: Final = 4
+EXCLUDED: Final = 5
+REVEAL: Final = 6
+RESOLVING: Final = 7
+ZONES: Final = 8
 ZONE_NAMES = (
     "main_deck",
     "hand",
@@ -204,14 +212,13 @@ class KoboState(GameState):
         pool = data_pool(config.card_data, config.card_set)
         state = cls()
         state.config = config
-        defs: list[CardDef] = []
-        owner: list[int] = []
-        for seat, slugs in enumerate(cards):
-            for slug in slugs:
-                defs.append(pool.get(slug))
-                owner.append(seat)
+        by_slug = pool.cards
+        try:
+            defs = [by_slug[slug] for slugs in cards for slug in slugs]
+        except KeyError:  # the pool's own lookup names the unknown card and close matches
+            defs = [pool.get(slug) for slugs in cards for slug in slugs]
         state.defs = tuple(defs)
-        state.owner = tuple(owner)
+        state.owner = tuple(seat for seat, slugs in enumerate(cards) for _ in slugs)
         state.rng = Rng(seed)
         state.zones = [[] for _ in range(2 * ZONES)]
         state.battle = [EMPTY] * (2 * SLOTS)

@@ -18,7 +18,6 @@ from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
 from kessen.engine.rng import Rng
 from kessen.games.maken.cards import STATS, MakenPool
-from kessen.games.maken.config import parse_config
 from kessen.games.maken.state import MakenState
 
 
@@ -39,9 +38,9 @@ def world_from_view(view: Json, seed: int) -> MakenState:
     viewer = view["viewer"]
     if not isinstance(viewer, int):
         raise WorldError("a world is rebuilt from a seat's view")
-    cfg = parse_config(view["config"])
     state = MakenState()
     state.config = view["config"]
+    cfg = state.cfg  # checked once per config (a view holds its game's own config)
     state.pool = cfg.pool
     state.rng = Rng(seed)
     state.cards = [

@@ -184,9 +184,8 @@ def _place_side(
             state.zone(s, zone).extend(_cards(part["cards"]))
     state.zone(s, SURGE).extend(_cards(side["surge"]))
     state.zone(s, STORAGE).extend(_cards(side["storage"]))
-    caches: Sequence[Any] = side.get("cache") or ()  # (declared: compiled, a list is no tuple)
-    for i, weapons in enumerate(caches):
-        state.cache[s * w + i] = tuple(_cards(weapons))
+    for i, cached in enumerate(side.get("cache") or ()):  # (not ``weapons``: a tuple above)
+        state.cache[s * w + i] = tuple(_cards(cached))
     return secrets
 
 
