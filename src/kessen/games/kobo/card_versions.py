@@ -91,7 +91,12 @@ def _archived_starters(version: int) -> dict[str, Deck]:
 
 def known_versions() -> list[int]:
     """Every version a config may name, oldest first."""
-    return sorted({*_archive(), current_version()})
+    return list(_known_versions())
+
+
+@functools.cache
+def _known_versions() -> tuple[int, ...]:
+    return tuple(sorted({*_archive(), current_version()}))
 
 
 def version_of_hash(data_hash: str) -> int | None:

@@ -100,6 +100,13 @@ class Deck:
         return self.style_ja if lang == "ja" else self.style_en
 
 
+@functools.lru_cache(maxsize=512)
+def deck_cards(deck: Deck) -> tuple[str, ...]:
+    """The deck card by card, main deck then tactics, each in file order (remembered: every
+    new game lays out its two decks, most often the same starters)."""
+    return (*_expand(deck.main), *_expand(deck.tactics))
+
+
 def _expand(entries: Entries) -> list[str]:
     """``(("a", 2),)`` → ``["a", "a"]``."""
     return [slug for slug, count in entries for _ in range(max(count, 0))]
@@ -261,7 +268,14 @@ def validate_deck(deck: Deck, pool: CardPool) -> list[str]:
     >>> validate_deck(starter_decks()["vanguard"], load_pool())
     []
     """
-    return [problem.text("en") for problem in deck_problems(deck.main, deck.tactics, pool)]
+    return list(_deck_messages(deck, pool))
+
+
+@functools.lru_cache(maxsize=512)
+def _deck_messages(deck: Deck, pool: CardPool) -> tuple[str, ...]:
+    """:func:`validate_deck`'s messages, remembered: every new game checks its two decks, most
+    often the same starters against the same pool (both are immutable and hashable)."""
+    return tuple(problem.text("en") for problem in deck_problems(deck.main, deck.tactics, pool))
 
 
 # --------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 
 from kessen.games.kobo.card_versions import current_version
 from kessen.games.kobo.config import KoboConfig, parse_config
-from kessen.games.kobo.decks import Deck
+from kessen.games.kobo.decks import Deck, deck_cards
 from kessen.games.kobo.flow import advance
 from kessen.games.kobo.state import (
     HAND,
@@ -24,7 +24,7 @@ from kessen.games.kobo.state import (
 def new_game(config: Mapping[str, Any], seed: int) -> KoboState:
     """A new match from a config (see :mod:`.config`) and a seed, at its first decision."""
     parsed = parse_config(config)
-    return start(parsed, seed, [d.main_slugs() + d.tactics_slugs() for d in parsed.decks])
+    return start(parsed, seed, [list(deck_cards(d)) for d in parsed.decks])
 
 
 def start(config: KoboConfig, seed: int, cards: list[list[str]]) -> KoboState:
