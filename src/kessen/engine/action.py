@@ -20,7 +20,9 @@ Arg = str | int
 _WORD = re.compile(r"[a-z][a-z0-9_-]*\Z")
 _INT = re.compile(r"-?[0-9]+\Z")
 _MAX_TEXT = 200
-_interned: dict[tuple[str, tuple[Arg, ...]], Action] = {}
+_interned: dict[str, dict[tuple[Arg, ...], Action]] = {}
+"""The interned actions by verb, then by arguments (see :meth:`Action.of`)."""
+_interned_one: dict[str, dict[Arg, Action]] = {}
 
 
 class ActionParseError(ValueError):
@@ -36,10 +38,12 @@ class Action(NamedTuple):
     @staticmethod
     def of(verb: str, *args: Arg) -> Action:
         """The (interned) action ``verb args...``; cheap to call in hot loops."""
-        key = (verb, args)
-        found = _interned.get(key)
+        by_args = _interned.get(verb)
+        if by_args is None:
+            by_args = _interned[verb] = {}
+        found = by_args.get(args)
         if found is None:
-            found = _interned[key] = Action(verb, args)
+            found = by_args[args] = Action(verb, args)
         return found
 
     def __str__(self) -> str:
@@ -75,3 +79,16 @@ class Action(NamedTuple):
             else:
                 raise ActionParseError(f"bad action argument {token!r} in {text!r}")
         return Action(verb, tuple(args))  # not interned: client text must not grow memory
+
+
+def one(verb: str, arg: Arg) -> Action:
+    """``Action.of(verb, arg)`` for the hot loops that list a ruleset's answers: the same
+    interned action, found without building a key (a plain function, which compiled callers
+    reach directly)."""
+    by_arg = _interned_one.get(verb)
+    if by_arg is None:
+        by_arg = _interned_one[verb] = {}
+    found = by_arg.get(arg)
+    if found is None:
+        found = by_arg[arg] = Action.of(verb, arg)
+    return found

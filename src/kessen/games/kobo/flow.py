@@ -12,7 +12,7 @@ effect verbs are in :mod:`.effects`; the end conditions in :mod:`.endings`.
 
 from __future__ import annotations
 
-from kessen.engine.action import Action
+from kessen.engine.action import Action, one
 from kessen.engine.frames import FrameMachine
 from kessen.games.kobo import surprise
 from kessen.games.kobo.cards import Condition
@@ -129,7 +129,7 @@ def _legal_turn(state: KoboState, frame: Frame) -> list[Action]:
     seat = state.turn_player
     row = state.battle
     return [
-        *(Action.of("attack", i + 1) for i in range(SLOTS) if row[seat * SLOTS + i] != EMPTY),
+        *(one("attack", i + 1) for i in range(SLOTS) if row[seat * SLOTS + i] != EMPTY),
         PASS,
         *surprise.turn_actions(state),
     ]
@@ -183,10 +183,10 @@ def _legal_penalty(state: KoboState, frame: Frame) -> list[Action]:
     seat = frame[1]
     hand = state.zone(seat, THAND)
     if hand:
-        return [Action.of("exclude", s) for s in distinct_slugs(state, hand)]
+        return [one("exclude", s) for s in distinct_slugs(state, hand)]
     row = state.strategy
     return [
-        Action.of("exclude-trap", i + 1)
+        one("exclude-trap", i + 1)
         for i in range(SLOTS)
         if row[seat * SLOTS + i] != EMPTY and not state.faceup[row[seat * SLOTS + i]]
     ]
@@ -280,10 +280,11 @@ def run_until(state: KoboState, stop: frozenset[str]) -> None:
             return
 
 
-_MACHINE: FrameMachine[KoboState] = FrameMachine(_STEP, _DECIDE, surprise.check)
+#: Kōbō's frame machine: its steps, its decisions and the surprise zone's check timing.
+MACHINE: FrameMachine[KoboState] = FrameMachine(_STEP, _DECIDE, surprise.check)
 #: Run frames until one needs a decision (or the game is over).
-advance = _MACHINE.advance
+advance = MACHINE.advance
 #: The answers to the pending decision, in a fixed order.
-legal_actions = _MACHINE.legal_actions
+legal_actions = MACHINE.legal_actions
 #: Apply a legal action and advance; an illegal one raises and changes nothing.
-apply_action = _MACHINE.apply_action
+apply_action = MACHINE.apply_action

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kessen.engine.action import Action
+from kessen.engine.action import Action, one
 from kessen.engine.contract import IllegalAction
 from kessen.engine.log import Event
 from kessen.games.kobo import effects
@@ -27,7 +27,7 @@ TACTICS_DRAW_AT_MOST = 3
 
 
 def _slot_actions(verb: str, slots: list[int]) -> list[Action]:
-    return [Action.of(verb, i + 1) for i in slots]
+    return [one(verb, i + 1) for i in slots]
 
 
 def _log(

@@ -3,7 +3,7 @@ result, the base-Lv-0 sweep and the clean-up."""
 
 from __future__ import annotations
 
-from kessen.engine.action import Action
+from kessen.engine.action import Action, one
 from kessen.games.kobo import effects, surprise
 from kessen.games.kobo.cards import (
     NEGATE_LAST,
@@ -45,14 +45,14 @@ def _declare_options(state: KoboState, attackers: tuple[int, ...]) -> list[Actio
     foes = [(i, c) for i in range(SLOTS) if (c := state.battle[foe * SLOTS + i]) != EMPTY]
     best = max(state.lv(c) for _, c in foes)
     out = [
-        Action.of("attack", i + 1)
+        one("attack", i + 1)
         for i in range(SLOTS)
         if (c := state.battle[seat * SLOTS + i]) != EMPTY
         and c not in attackers
         and total + state.lv(c) <= best + 1
     ]
     single = len(attackers) == 1
-    out += [Action.of("target", i + 1) for i, c in foes if single or total <= state.lv(c) + 1]
+    out += [one("target", i + 1) for i, c in foes if single or total <= state.lv(c) + 1]
     return out
 
 
@@ -131,11 +131,11 @@ def chain_actions(state: KoboState, seat: int) -> list[Action]:
         if hand:
             for slug, card in first_by_name(state, hand).items():
                 if _activatable(state, seat, card):
-                    out.append(Action.of("play", slug))
+                    out.append(one("play", slug))
     faceup = state.faceup
     for i, card in enumerate(row):
         if card != EMPTY and not faceup[card] and _activatable(state, seat, card):
-            out.append(Action.of("trap", i + 1))
+            out.append(one("trap", i + 1))
     out.append(PASS)
     return out
 

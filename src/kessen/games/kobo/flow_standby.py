@@ -8,7 +8,7 @@ and the choice of the tactics hands.
 
 from __future__ import annotations
 
-from kessen.engine.action import Action
+from kessen.engine.action import Action, one
 from kessen.games.kobo import effects, surprise
 from kessen.games.kobo.cards import CardKind, Verb
 from kessen.games.kobo.endings import check_end
@@ -134,7 +134,7 @@ def _step_process(state: KoboState, frame: Frame) -> Prompt | None:
 
 
 def _legal_process(state: KoboState, frame: Frame) -> list[Action]:
-    return [Action.of("pick", s) for s in distinct_slugs(state, state.zone(frame[1], HAND))]
+    return [one("pick", s) for s in distinct_slugs(state, state.zone(frame[1], HAND))]
 
 
 def _apply_process(state: KoboState, frame: Frame, action: Action) -> None:
@@ -339,7 +339,7 @@ def _step_nominate(state: KoboState, frame: Frame) -> Prompt | None:
 
 
 def _legal_nominate(state: KoboState, frame: Frame) -> list[Action]:
-    return [Action.of("name", s) for s in _nominees(state, frame[1], frame[2:])]
+    return [one("name", s) for s in _nominees(state, frame[1], frame[2:])]
 
 
 def _apply_nominate(state: KoboState, frame: Frame, action: Action) -> None:
@@ -362,7 +362,7 @@ def _step_blind(state: KoboState, frame: Frame) -> Prompt | None:
 
 
 def _legal_blind(state: KoboState, frame: Frame) -> list[Action]:
-    return [Action.of("pick", i + 1) for i in range(len(state.zone(frame[1], REVEAL)))]
+    return [one("pick", i + 1) for i in range(len(state.zone(frame[1], REVEAL)))]
 
 
 def _apply_blind(state: KoboState, frame: Frame, action: Action) -> None:
@@ -394,7 +394,7 @@ def _step_tactics(state: KoboState, frame: Frame) -> Prompt | None:
 
 
 def _legal_tactics(state: KoboState, frame: Frame) -> list[Action]:
-    return [Action.of("take", s) for s in distinct_slugs(state, state.zone(frame[1], TDECK))]
+    return [one("take", s) for s in distinct_slugs(state, state.zone(frame[1], TDECK))]
 
 
 def _apply_tactics(state: KoboState, frame: Frame, action: Action) -> None:

@@ -43,7 +43,8 @@ def first_by_name(state: KoboState, cards: list[int]) -> dict[str, int]:
         return first
     card_set = state.config.card_set
     rank = _set_ranks(card_set) if card_set else _shipped_ranks()
-    return {slug: first[slug] for slug in sorted(first, key=rank.__getitem__)}
+    by_rank = {rank[slug]: slug for slug in first}  # ranks are distinct: sort plain integers
+    return {by_rank[at]: first[by_rank[at]] for at in sorted(by_rank)}
 
 
 def distinct_slugs(state: KoboState, cards: list[int]) -> list[str]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any, ClassVar, Final, Self
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json, Outcome, Pending, Viewer
+from kessen.engine.frames import FrameMachine
 from kessen.engine.log import Event
 from kessen.engine.rng import Rng
 from kessen.games.kobo.card_versions import LEGACY_VERSION, data_pool
@@ -116,15 +116,17 @@ Link = tuple[
 ]  # card, controller seat, chosen target (id, link no. or -1), negated
 
 
-def _flow() -> ModuleType:
-    """The rules module (imported on first use: it imports this one)."""
-    global _FLOW_MODULE
-    if _FLOW_MODULE is None:
-        _FLOW_MODULE = importlib.import_module("kessen.games.kobo.flow")
-    return _FLOW_MODULE
+def _machine() -> FrameMachine[KoboState]:
+    """The rules' frame machine (its module is imported on first use: it imports this one).
+    Held here, compiled callers reach its methods directly rather than through the module."""
+    global _MACHINE
+    machine = _MACHINE
+    if machine is None:
+        machine = _MACHINE = importlib.import_module("kessen.games.kobo.flow").MACHINE
+    return machine
 
 
-_FLOW_MODULE: ModuleType | None = None
+_MACHINE: FrameMachine[KoboState] | None = None
 
 
 class KoboState(GameState):
@@ -324,12 +326,12 @@ class KoboState(GameState):
         the caller gets its own copy, free to change."""
         legal = self.legal
         if legal is None:
-            legal = self.legal = _flow().legal_actions(self)
+            legal = self.legal = _machine().legal_actions(self)
         return legal[:]
 
     def apply(self, action: Action) -> None:
         """Apply a legal action and run on to the next decision."""
-        _flow().apply_action(self, action)
+        _machine().apply_action(self, action)
 
     def view(self, viewer: Viewer, lang: str = "ja") -> Json:
         """Board and log as ``viewer`` may see them."""
@@ -372,7 +374,7 @@ class KoboState(GameState):
         new.defs = self.defs
         new.owner = self.owner
         new.rng = Rng(self.rng.state)
-        new.zones = list(map(list.copy, self.zones))
+        new.zones = [zone[:] for zone in self.zones]
         new.battle = self.battle[:]
         new.strategy = self.strategy[:]
         new.base = self.base[:]
