@@ -5,10 +5,11 @@ the end of the game (§9). Every function runs on until the next prompt.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from kessen.engine.action import Action
 from kessen.engine.contract import GameOver, IllegalAction, Json
-from kessen.games.maken.cards import Ability
-from kessen.games.maken.config import parse_config
 from kessen.games.maken.rules import (
     BONUS,
     EVEN,
@@ -16,9 +17,10 @@ from kessen.games.maken.rules import (
     FB,
     FORCE,
     GC,
-    condition,
+    BetPlan,
+    decide,
     decider,
-    legal_actions,
+    holds,
     modify,
     open_cost,
     opened_in_order,
@@ -39,11 +41,13 @@ from kessen.games.maken.state import (
     S_SEQ,
     S_TURN,
     SPD,
+    AbilityInfo,
     MakenState,
+    pool_info,
 )
 
-HAND_SIZE = 5
-LP_CARDS = 3
+HAND_SIZE: Final = 5
+LP_CARDS: Final = 3
 
 
 # -- set-up ---------------------------------------------------------------------------------
@@ -51,7 +55,7 @@ LP_CARDS = 3
 
 def setup(state: MakenState) -> None:
     """§5 setup: decks shuffled, 3 LP cards, TP at random, 5 cards each; then the mulligans."""
-    cfg = parse_config(state.config)
+    cfg = state.cfg
     state.cards = [
         cid
         for deck in cfg.decks
@@ -109,7 +113,7 @@ def dust_send(state: MakenState, seat: int, inst: int, helper_paid: int) -> None
         state.dust[seat].append(inst)
 
 
-def effect(state: MakenState, owner: int, ab: Ability, source: str) -> None:
+def effect(state: MakenState, owner: int, ab: AbilityInfo, source: str) -> None:
     """Resolve a draw, gauge or drain effect for the card's owner (§11)."""
     if ab.effect == "draw":
         draw(state, owner, ab.n, source)
@@ -123,8 +127,8 @@ def effect(state: MakenState, owner: int, ab: Ability, source: str) -> None:
 
 
 def _trigger(state: MakenState, owner: int, inst: int, timing: str, bet: Json | None) -> None:
-    for ab in state.card(inst).abilities:
-        if ab.timing == timing and condition(state, ab, owner, bet):
+    for ab in state.info(inst).abilities:
+        if ab.timing == timing and holds(state, ab.cond, ab.tag, owner, bet):
             effect(state, owner, ab, state.cards[inst])
 
 
@@ -137,16 +141,20 @@ def apply(state: MakenState, action: Action) -> None:
         raise GameOver("the game is over; no action is expected")
     legal = state.legal  # (the cache: computed once per decision, not copied)
     if legal is None:
-        legal = state.legal = legal_actions(state)
+        legal = decide(state)
     if action not in legal:
         raise IllegalAction(f"{action} is not legal now")
+    plans = state.plans if state.plans_for is legal else None
+    plan = None if plans is None else plans.get(action)
     seat = decider(state)
     state.legal = None
+    state.plans = None
+    state.plans_for = None
     state.prompt_id += 1
-    _HANDLERS[state.phase](state, seat, action)
+    _HANDLERS[state.phase](state, seat, action, plan)
 
 
-def _mulligan(state: MakenState, seat: int, action: Action) -> None:
+def _mulligan(state: MakenState, seat: int, action: Action, plan: BetPlan | None) -> None:
     again = action.verb == "mulligan"
     state.mulled[seat] = int(again)
     state.emit("mulligan", {"seat": seat, "again": again})
@@ -178,7 +186,7 @@ def start_turn(state: MakenState) -> None:
     state.phase = "draw"
 
 
-def _draw(state: MakenState, seat: int, action: Action) -> None:
+def _draw(state: MakenState, seat: int, action: Action, plan: BetPlan | None) -> None:
     draw(state, seat, int(action.args[0]), "draw")
     state.phase = "pre"
 
@@ -195,7 +203,7 @@ def open_support(state: MakenState, seat: int, slug: str) -> None:
     """Open a set card (§8.7): cost + helper cost from the gauge only, then ON_OPEN."""
     entry = _find_support(state, seat, slug, 0)
     inst = entry[S_INST]
-    card = state.card(inst)
+    card = state.info(inst)
     units = open_cost(state, seat, inst)
     helper = units - card.cost
     paid = [state.gauge[seat].pop() for _ in range(units)]
@@ -214,7 +222,7 @@ def open_support(state: MakenState, seat: int, slug: str) -> None:
     _trigger(state, seat, inst, "ON_OPEN", None)
 
 
-def _pre(state: MakenState, seat: int, action: Action) -> None:
+def _pre(state: MakenState, seat: int, action: Action, plan: BetPlan | None) -> None:
     verb = action.verb
     if verb == "end":
         state.emit("pre-end", {"seat": seat})
@@ -242,8 +250,8 @@ def _pre(state: MakenState, seat: int, action: Action) -> None:
 def start_attack(state: MakenState) -> None:
     """The attack phase (§7.1): the FB prompt if TP has a legal FB, else no exchange."""
     state.phase = "fb"
-    if not state.legal_actions():
-        state.legal = None
+    if not decide(state):
+        state.legal = state.plans = state.plans_for = None
         state.emit("no-fb", {"seat": state.tp})
         end_turn(state)
 
@@ -251,12 +259,22 @@ def start_attack(state: MakenState) -> None:
 # -- the bet procedure ----------------------------------------------------------------------
 
 
-def place_bet(state: MakenState, seat: int, verb: str, action: Action, mode: str) -> None:
-    """Step 7: the card(s) onto the field (extras below), RV ends 無防備; then payment."""
-    cid, n, option = parse_bet(action.args)
-    plan = plan_bet(state, seat, cid, n, option, mode)
+def place_bet(
+    state: MakenState,
+    seat: int,
+    verb: str,
+    action: Action,
+    mode: str,
+    plan: BetPlan | None = None,
+) -> None:
+    """Step 7: the card(s) onto the field (extras below), RV ends 無防備; then payment
+    (``plan``: the bet's plan when the list of legal actions made it for this state)."""
     if plan is None:
-        raise IllegalAction(f"{action} is not legal now")
+        cid, n, option = parse_bet(action.args)
+        plan = plan_bet(state, seat, cid, n, option, mode)
+        if plan is None:
+            raise IllegalAction(f"{action} is not legal now")
+    cid, n, option = plan.cid, plan.n, plan.option
     insts = sorted(i for i in state.hand[seat] if state.cards[i] == cid)[:n]
     rv = state.defenceless(seat)
     eligible = [e[INST] for e in state.field[seat] if not e[DOWN]]
@@ -269,8 +287,8 @@ def place_bet(state: MakenState, seat: int, verb: str, action: Action, mode: str
         state.field[seat].append([inst, 0, *plan.data, hit, hp])
     if rv:
         state.defenceless_until[seat] = -1
-    card = state.pool.card[cid]
-    exempt = card.character not in (state.chars[seat], "GE") and not hp
+    character = pool_info(state.pool)[cid].character
+    exempt = character not in (state.chars[seat], "GE") and not hp
     state.bet = {
         "seat": seat,
         "kind": verb,
@@ -310,7 +328,7 @@ def place_bet(state: MakenState, seat: int, verb: str, action: Action, mode: str
     finish_bet(state)
 
 
-def _pay(state: MakenState, seat: int, action: Action) -> None:
+def _pay(state: MakenState, seat: int, action: Action, plan: BetPlan | None) -> None:
     bet = state.bet
     assert bet is not None
     if action.verb == "cancel":
@@ -361,13 +379,13 @@ def finish_bet(state: MakenState) -> None:
                 dust_send(state, seat, entry[INST], entry[HP])
             state.emit("extras", {"seat": seat, "card": bet["cid"], "n": len(extras)})
         draw(state, seat, int(bet["n"]) - 1, "multi")
-    card = state.pool.card[bet["cid"]]
+    card = pool_info(state.pool)[bet["cid"]]
     for ab in card.abilities:  # step 12
-        if ab.timing == "ON_BET" and condition(state, ab, seat, bet):
+        if ab.timing == "ON_BET" and holds(state, ab.cond, ab.tag, seat, bet):
             effect(state, seat, ab, card.id)
     before = main[SPD : GAIN + 1]
     for ab in card.abilities:  # step 13
-        if ab.timing == "SELF" and condition(state, ab, seat, bet):
+        if ab.timing == "SELF" and holds(state, ab.cond, ab.tag, seat, bet):
             data = main[SPD : GAIN + 1]
             modify(data, ab.stat or "", ab.n)
             main[SPD : GAIN + 1] = data
@@ -400,19 +418,19 @@ def finish_bet(state: MakenState) -> None:
 # -- the exchange ---------------------------------------------------------------------------
 
 
-def _fb(state: MakenState, seat: int, action: Action) -> None:
-    place_bet(state, seat, "fb", action, FB)
+def _fb(state: MakenState, seat: int, action: Action, plan: BetPlan | None) -> None:
+    place_bet(state, seat, "fb", action, FB, plan)
 
 
-def _act(state: MakenState, seat: int, action: Action) -> None:
+def _act(state: MakenState, seat: int, action: Action, plan: BetPlan | None) -> None:
     verb, opp = action.verb, 1 - seat
     if verb == "open":
         open_support(state, seat, str(action.args[0]))
     elif verb == "attack":
         mode = EVEN if state.sit == "even" else FORCE
-        place_bet(state, seat, "attack", action, mode)
+        place_bet(state, seat, "attack", action, mode, plan)
     elif verb == "gc":
-        place_bet(state, seat, "gc", action, GC)
+        place_bet(state, seat, "gc", action, GC, plan)
     elif verb == "guard":
         state.emit("guard", {"seat": seat, "keep": state.sit == "guard"})
         state.sit, state.guarding, state.actor = "guard", seat, opp
@@ -465,12 +483,12 @@ def continue_judge(state: MakenState) -> None:
     resolve_damage(state)
 
 
-def _bonus(state: MakenState, seat: int, action: Action) -> None:
+def _bonus(state: MakenState, seat: int, action: Action, plan: BetPlan | None) -> None:
     if action.verb == "decline":
         state.emit("decline", {"seat": seat})
         resolve_damage(state)
     else:
-        place_bet(state, seat, "bonus", action, BONUS)
+        place_bet(state, seat, "bonus", action, BONUS, plan)
 
 
 def resolve_damage(state: MakenState) -> None:
@@ -506,6 +524,7 @@ def resolve_damage(state: MakenState) -> None:
 def place_damage(state: MakenState, seat: int, d: int) -> None:
     """§7.6: one card at a time from the stamina; a down at the threshold or on exhaustion."""
     placed = 0
+    down_at = state.cfg.down_at
     for _ in range(d):
         if not state.stamina[seat]:
             state.emit("placed", {"seat": seat, "n": placed})
@@ -514,7 +533,7 @@ def place_damage(state: MakenState, seat: int, d: int) -> None:
             return
         state.damage[seat].append(state.stamina[seat].pop())
         placed += 1
-        if len(state.damage[seat]) >= state.cfg.down_at:
+        if len(state.damage[seat]) >= down_at:
             state.emit("placed", {"seat": seat, "n": placed})
             down(state, seat, exhaustion=False)
             return
@@ -554,9 +573,10 @@ def down(state: MakenState, seat: int, exhaustion: bool) -> None:
 
 def cleanup(state: MakenState) -> None:
     """Judge step 7: both fields emptied bottom first, TP's first; the attack phase ends."""
+    to_gauge = state.cfg.cleanup == "gauge"
     for seat in (state.tp, 1 - state.tp):
         for entry in state.field[seat]:
-            if state.cfg.cleanup == "gauge" and not entry[HP]:
+            if to_gauge and not entry[HP]:
                 state.gauge[seat].append(entry[INST])
             else:
                 dust_send(state, seat, entry[INST], entry[HP])
@@ -573,7 +593,7 @@ def end_turn(state: MakenState) -> None:
             (seat, e)
             for seat in (0, 1)
             for e in state.support[seat]
-            if e[S_OPEN] and e[S_TURN] == state.turn and state.card(e[S_INST]).duration == "turn"
+            if e[S_OPEN] and e[S_TURN] == state.turn and state.info(e[S_INST]).duration == "turn"
         ),
         key=lambda pair: pair[1][S_SEQ],
     )
@@ -592,7 +612,7 @@ def end_turn(state: MakenState) -> None:
     start_turn(state)
 
 
-_HANDLERS = {
+_HANDLERS: Final[dict[str, Callable[[MakenState, int, Action, BetPlan | None], None]]] = {
     "mulligan": _mulligan,
     "draw": _draw,
     "pre": _pre,

@@ -8,8 +8,7 @@ option>`` (TA), e.g. ``attack so09x2 powerful``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import Final
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
@@ -24,10 +23,13 @@ from kessen.games.maken.state import (
     S_OPEN,
     S_SEQ,
     SPD,
+    CardInfo,
     MakenState,
+    decider,
+    pool_info,
 )
 
-DA_OPTIONS: dict[str, tuple[str | None, int, int]] = {
+DA_OPTIONS: Final[dict[str, tuple[str | None, int, int]]] = {
     "dash": ("spd", 2, 1),
     "surprise": ("front", 2, 0),
     "powerful": (None, 0, 0),
@@ -36,7 +38,7 @@ DA_OPTIONS: dict[str, tuple[str | None, int, int]] = {
     "charge": ("gain", 1, 0),
 }
 """図7: option -> (stat, change, dash cost)."""
-TA_OPTIONS: dict[str, tuple[str | None, int, int]] = {
+TA_OPTIONS: Final[dict[str, tuple[str | None, int, int]]] = {
     "super-dash": ("spd", 4, 2),
     "big-surprise": ("front", 3, 0),
     "powerfulya": (None, 0, 0),
@@ -45,7 +47,7 @@ TA_OPTIONS: dict[str, tuple[str | None, int, int]] = {
     "big-charge": ("gain", 2, 0),
 }
 """図8: option -> (stat, change, dash cost)."""
-FACE_DOWN_OPTIONS = frozenset({"powerful", "powerfulya"})
+FACE_DOWN_OPTIONS: Final = frozenset({"powerful", "powerfulya"})
 OPTION_JA = {
     "dash": "ダッシュ",
     "surprise": "サプライズド",
@@ -60,7 +62,7 @@ OPTION_JA = {
     "big-save": "大セーブ",
     "big-charge": "大チャージ",
 }
-_INDEX = {name: i for i, name in enumerate(STATS)}
+_INDEX: Final = {name: i for i, name in enumerate(STATS)}
 
 
 def option_name(option: str, lang: str) -> str:
@@ -71,20 +73,80 @@ def option_name(option: str, lang: str) -> str:
 
 
 # Bet modes: which checks of §7.4 apply.
-FB, EVEN, FORCE, GC, BONUS = "fb", "even", "force", "gc", "bonus"
+FB: Final = "fb"
+EVEN: Final = "even"
+FORCE: Final = "force"
+GC: Final = "gc"
+BONUS: Final = "bonus"
+_NO_OPTIONS: Final[dict[str, tuple[str | None, int, int]]] = {}
+# The actions without a card (interned: the same objects as ``Action.of`` gives).
+_KEEP: Final = Action.of("keep")
+_MULLIGAN: Final = Action.of("mulligan")
+_END: Final = Action.of("end")
+_GUARD: Final = Action.of("guard")
+_JUDGE: Final = Action.of("judge")
+_GB: Final = Action.of("gb")
+_PAY_REST: Final = Action.of("pay-rest-from-gauge")
+_DECLINE: Final = Action.of("decline")
+_DRAWS: Final = [Action.of("draw", n) for n in (1, 2, 3)]
+_CARD_ACTIONS: Final[dict[str, dict[str, Action]]] = {}
 
 
-@dataclass(frozen=True, slots=True)
+def card_action(verb: str, cid: str) -> Action:
+    """The action ``verb <card word>`` (``open so21``) of card ``cid`` (remembered)."""
+    by_card = _CARD_ACTIONS.get(verb)
+    if by_card is None:
+        by_card = _CARD_ACTIONS[verb] = {}
+    action = by_card.get(cid)
+    if action is None:
+        action = by_card[cid] = Action.of(verb, cid.lower())
+    return action
+
+
 class BetPlan:
-    """A legal bet as step 6 fixes it: the card, copies, option, locked data and the units."""
+    """A legal bet as step 6 fixes it: the card, copies, option, locked data and the units.
 
-    cid: str
-    n: int
-    option: str | None
-    data: tuple[int, ...]
-    cost: int
-    helper: int
-    dash: int
+    A value with read-only fields; a plain slotted class rather than a frozen dataclass
+    because every list of legal bets builds one per bet, and a frozen dataclass costs several
+    times as much to build."""
+
+    __slots__ = ("cid", "cost", "dash", "data", "helper", "n", "option")
+    __match_args__ = ("cid", "n", "option", "data", "cost", "helper", "dash")
+
+    def __init__(
+        self,
+        cid: str,
+        n: int,
+        option: str | None,
+        data: tuple[int, ...],
+        cost: int,
+        helper: int,
+        dash: int,
+    ) -> None:
+        self.cid: Final = cid
+        self.n: Final = n
+        self.option: Final = option
+        self.data: Final = data
+        self.cost: Final = cost
+        self.helper: Final = helper
+        self.dash: Final = dash
+
+    def _fields(self) -> tuple[str, int, str | None, tuple[int, ...], int, int, int]:
+        return (self.cid, self.n, self.option, self.data, self.cost, self.helper, self.dash)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BetPlan):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"BetPlan(cid={self.cid!r}, n={self.n!r}, option={self.option!r}, "
+            f"data={self.data!r}, cost={self.cost!r}, helper={self.helper!r}, dash={self.dash!r})"
+        )
 
     @property
     def units(self) -> int:
@@ -94,23 +156,7 @@ class BetPlan:
 
 def option_table(n: int) -> dict[str, tuple[str | None, int, int]]:
     """The option table of an ``n``-card bet (図7 for 2, 図8 for 3, none for 1)."""
-    return DA_OPTIONS if n == 2 else TA_OPTIONS if n == 3 else {}
-
-
-def decider(state: MakenState) -> int:
-    """The seat the pending prompt asks."""
-    phase = state.phase
-    if phase == "mulligan":
-        return state.tp if state.mulled[state.tp] < 0 else 1 - state.tp
-    if phase in ("draw", "pre", "fb"):
-        return state.tp
-    if phase == "pay":
-        assert state.bet is not None
-        return int(state.bet["seat"])
-    if phase == "bonus":
-        assert state.judge is not None
-        return int(state.judge["hitter"])
-    return state.actor
+    return DA_OPTIONS if n == 2 else TA_OPTIONS if n == 3 else _NO_OPTIONS
 
 
 # -- abilities ------------------------------------------------------------------------------
@@ -118,7 +164,7 @@ def decider(state: MakenState) -> int:
 
 def has_tag(state: MakenState, entry: list[int] | None, tag: str) -> bool:
     """Whether a field entry exists, is face-up and has ``tag``."""
-    return entry is not None and not entry[DOWN] and tag in state.card(entry[INST]).tags
+    return entry is not None and not entry[DOWN] and tag in state.info(entry[INST]).tags
 
 
 def chain_below(state: MakenState, seat: int, index: int) -> list[int] | None:
@@ -131,13 +177,20 @@ def chain_below(state: MakenState, seat: int, index: int) -> list[int] | None:
 
 def condition(state: MakenState, ab: Ability, owner: int, bet: Json | None) -> bool:
     """Whether an ability's condition holds for its owner (``bet``: the bet in progress)."""
-    cond = ab.cond
+    return holds(state, ab.cond, ab.tag, owner, bet)
+
+
+def holds(
+    state: MakenState, cond: str | None, tag: str | None, owner: int, bet: Json | None
+) -> bool:
+    """Whether an ability's condition ``cond`` (with its ``tag``) holds for its owner (see
+    :func:`condition`)."""
     if cond is None:
         return True
     if cond == "guarded":
         return state.sit == "guard" and state.guarding == 1 - owner
     if cond == "top":
-        return has_tag(state, state.top(owner), ab.tag or "")
+        return has_tag(state, state.top(owner), tag or "")
     if bet is None:
         return False
     if cond == "rv":
@@ -148,20 +201,30 @@ def condition(state: MakenState, ab: Ability, owner: int, bet: Json | None) -> b
         return int(bet["n"]) >= 2
     if cond == "chain":
         seat = int(bet["seat"])
-        return has_tag(state, chain_below(state, seat, len(state.field[seat]) - 1), ab.tag or "")
+        return has_tag(state, chain_below(state, seat, len(state.field[seat]) - 1), tag or "")
     return False
 
 
 def modify(data: list[int], stat: str, n: int) -> None:
     """Apply ``mod(stat, n)`` to a data list, clamping at 0 after each change (S注3)."""
-    for name in ("front", "back") if stat == "range" else (stat,):
-        i = _INDEX[name]
-        data[i] = max(0, data[i] + n)
+    if stat == "range":
+        modify(data, "front", n)
+        modify(data, "back", n)
+        return
+    i = _INDEX[stat]
+    data[i] = max(0, data[i] + n)
+
+
+def _seq(entry: list[int]) -> int:
+    return entry[S_SEQ]
 
 
 def opened_in_order(state: MakenState, seat: int) -> list[list[int]]:
     """The seat's opened support entries in opening order."""
-    return sorted((e for e in state.support[seat] if e[S_OPEN]), key=lambda e: e[S_SEQ])
+    opened = [e for e in state.support[seat] if e[S_OPEN]]
+    if len(opened) > 1:
+        opened.sort(key=_seq)
+    return opened
 
 
 def hand_mods(state: MakenState, seat: int) -> list[tuple[str, int]]:
@@ -170,18 +233,30 @@ def hand_mods(state: MakenState, seat: int) -> list[tuple[str, int]]:
     They do not depend on the card, so a list of bets computes them once."""
     out: list[tuple[str, int]] = []
     opp = 1 - seat
-    sources = (
-        (opened_in_order(state, seat), S_INST, "HAND_OWN", seat),
-        (opened_in_order(state, opp), S_INST, "HAND_OPP", opp),
-        ([e for e in state.field[seat] if not e[DOWN]], INST, "HAND_OWN", seat),
-        ([e for e in state.field[opp] if not e[DOWN]], INST, "HAND_OPP", opp),
-    )
-    for entries, slot, timing, owner in sources:
-        for entry in entries:
-            for ab in state.card(entry[slot]).abilities:
-                if ab.timing == timing and condition(state, ab, owner, None):
-                    out.append((ab.stat or "", ab.n))
+    infos = pool_info(state.pool)
+    cards = state.cards
+    if state.support[seat]:
+        for entry in opened_in_order(state, seat):
+            _hand_abilities(state, infos[cards[entry[S_INST]]], "HAND_OWN", seat, out)
+    if state.support[opp]:
+        for entry in opened_in_order(state, opp):
+            _hand_abilities(state, infos[cards[entry[S_INST]]], "HAND_OPP", opp, out)
+    for entry in state.field[seat]:
+        if not entry[DOWN]:
+            _hand_abilities(state, infos[cards[entry[INST]]], "HAND_OWN", seat, out)
+    for entry in state.field[opp]:
+        if not entry[DOWN]:
+            _hand_abilities(state, infos[cards[entry[INST]]], "HAND_OPP", opp, out)
     return out
+
+
+def _hand_abilities(
+    state: MakenState, card: CardInfo, timing: str, owner: int, out: list[tuple[str, int]]
+) -> None:
+    """Append the changes of ``card``'s ``timing`` abilities whose condition holds to ``out``."""
+    for ab in card.abilities:
+        if ab.timing == timing and holds(state, ab.cond, ab.tag, owner, None):
+            out.append((ab.stat or "", ab.n))
 
 
 def hand_view(
@@ -189,7 +264,7 @@ def hand_view(
 ) -> list[int]:
     """Steps 1–4: a hand card's data under the opened supports and face-up field cards
     (``mods``: :func:`hand_mods` of the state and seat, when the caller has them)."""
-    data = list(state.pool.card[cid].data)
+    data = list(pool_info(state.pool)[cid].data)
     for stat, n in hand_mods(state, seat) if mods is None else mods:
         modify(data, stat, n)
     return data
@@ -197,10 +272,15 @@ def hand_view(
 
 def helper_cost(state: MakenState, seat: int, card: Card) -> int:
     """The helper cost of betting or opening ``card`` now (§8.4): 2 or 0."""
-    if card.character in (state.chars[seat], "GE"):
+    return character_helper_cost(state, seat, card.character)
+
+
+def character_helper_cost(state: MakenState, seat: int, character: str) -> int:
+    """The helper cost of betting or opening a card of ``character`` now (§8.4): 2 or 0."""
+    if character == state.chars[seat] or character == "GE":
         return 0
     helper = state.helper[seat]
-    if helper and state.card(helper[0]).character == card.character:
+    if helper and state.info(helper[0]).character == character:
         return 0
     return 2
 
@@ -221,6 +301,7 @@ class BetContext:
         "defenceless",
         "foe_defenceless",
         "funds",
+        "infos",
         "mods",
         "names",
         "top",
@@ -232,25 +313,27 @@ class BetContext:
         self.defenceless = state.defenceless(seat)
         self.foe_defenceless = state.defenceless(1 - seat)
         self.top = state.top(1 - seat)
-        self.names = {state.card(e[INST]).name_ja for e in state.field[seat]}
-        self.funds = len(state.gauge[seat]) + face_up_count(state, seat)
+        infos = self.infos = pool_info(state.pool)
+        cards = state.cards
+        field = state.field[seat]
+        self.names = {infos[cards[e[INST]]].name_ja for e in field}
+        self.funds = len(state.gauge[seat]) + sum(1 for e in field if not e[DOWN])
         copies: dict[str, int] = {}
         for i in state.hand[seat]:
-            cid = state.cards[i]
+            cid = cards[i]
             copies[cid] = copies.get(cid, 0) + 1
         self.copies = copies
         self.views: dict[str, tuple[int, ...]] = {}
 
-    def may_bet(self, card: Card, mode: str) -> bool:
+    def may_bet(self, card: CardInfo, mode: str) -> bool:
         """The checks of step 6 that no option changes: 無防備 and the RV labels, ``no-fb``
         in a first bet, no card of the same name on the seat's field."""
-        labels = card.labels
         if self.defenceless:
-            if not ("rv-only" in labels or "rv-ok" in labels):
+            if not (card.rv_only or card.rv_ok):
                 return False
-        elif "rv-only" in labels:
+        elif card.rv_only:
             return False
-        if mode == FB and "no-fb" in labels:
+        if mode == FB and card.no_fb:
             return False
         return card.name_ja not in self.names
 
@@ -273,7 +356,7 @@ def plan_bet(
 ) -> BetPlan | None:
     """Steps 5–6 for one candidate: the plan if the bet is legal in ``mode``, else ``None``
     (``context``: the :class:`BetContext` of the state and seat, when the caller has one)."""
-    card = state.pool.card[cid]
+    card = pool_info(state.pool)[cid]
     if card.kind != "attack":
         return None
     table = option_table(n)
@@ -288,19 +371,18 @@ def plan_bet(
         stat, change, dash = table[option]
         if stat is not None:
             modify(data, stat, change)
-    labels = card.labels
     top = ctx.top
     if mode in (EVEN, GC) and top is not None and (data[0] < top[SPD] or data[1] < top[BACK]):
         return None
-    if mode == FB and data[1] == 0 and not ctx.foe_defenceless and "ambush" not in labels:
+    if mode == FB and data[1] == 0 and not ctx.foe_defenceless and not card.ambush:
         return None
-    helper = helper_cost(state, seat, card)
+    helper = character_helper_cost(state, seat, card.character)
     if data[4] + helper + dash > ctx.funds:
         return None
     return BetPlan(cid, n, option, tuple(data), data[4], helper, dash)
 
 
-_CARD_WORD = re.compile(r"(so|ri|mi|ga|ge)[0-9]{2}")
+_CARD_WORD: Final = re.compile(r"(so|ri|mi|ga|ge)[0-9]{2}")
 """A card's word in an action: its id in lower case (``so03``)."""
 
 
@@ -321,82 +403,123 @@ def parse_bet(args: tuple[str | int, ...]) -> tuple[str, int, str | None]:
     return word.upper(), n, option
 
 
-def bets(state: MakenState, seat: int, mode: str) -> Iterable[BetPlan]:
+def bets(state: MakenState, seat: int, mode: str) -> list[BetPlan]:
     """Every legal bet of ``seat`` in ``mode``, in a fixed order."""
+    out: list[BetPlan] = []
+    infos = pool_info(state.pool)
+    cards = state.cards
     counts: dict[str, int] = {}
     for i in state.hand[seat]:
-        cid = state.cards[i]
-        if state.pool.card[cid].kind == "attack":
+        cid = cards[i]
+        if infos[cid].kind == "attack":
             counts[cid] = counts.get(cid, 0) + 1
     if not counts:
-        return
+        return out
     context = BetContext(state, seat)
     for cid in sorted(counts):
-        if not context.may_bet(state.pool.card[cid], mode):
+        if not context.may_bet(infos[cid], mode):
             continue  # (no copy count or option can make it legal)
         for n in range(1, min(3, counts[cid]) + 1):
-            for option in option_table(n) or (None,):
+            if n == 1:
+                plan = plan_bet(state, seat, cid, 1, None, mode, context)
+                if plan is not None:
+                    out.append(plan)
+                continue
+            for option in option_table(n):
                 plan = plan_bet(state, seat, cid, n, option, mode, context)
                 if plan is not None:
-                    yield plan
+                    out.append(plan)
+    return out
+
+
+_BET_ACTIONS: Final[dict[tuple[str, str, int, str | None], Action]] = {}
 
 
 def bet_action(verb: str, plan: BetPlan) -> Action:
     """The action of a bet plan under ``verb`` (fb, attack, gc, bonus)."""
-    word = bet_word(plan.cid, plan.n)
-    return Action.of(verb, word) if plan.option is None else Action.of(verb, word, plan.option)
+    key = (verb, plan.cid, plan.n, plan.option)
+    action = _BET_ACTIONS.get(key)
+    if action is None:
+        word = bet_word(plan.cid, plan.n)
+        action = (
+            Action.of(verb, word) if plan.option is None else Action.of(verb, word, plan.option)
+        )
+        _BET_ACTIONS[key] = action
+    return action
+
+
+def _bet_actions(
+    state: MakenState,
+    seat: int,
+    mode: str,
+    verb: str,
+    out: list[Action],
+    plans: dict[Action, BetPlan] | None,
+) -> None:
+    """Append the actions of the seat's legal bets in ``mode`` under ``verb`` to ``out`` (and
+    their plans by action to ``plans``)."""
+    for plan in bets(state, seat, mode):
+        action = bet_action(verb, plan)
+        out.append(action)
+        if plans is not None:
+            plans[action] = plan
 
 
 def open_cost(state: MakenState, seat: int, inst: int) -> int:
     """What opening a set support card costs from the gauge (cost + helper cost)."""
-    card = state.card(inst)
-    return card.cost + helper_cost(state, seat, card)
+    card = state.info(inst)
+    return card.cost + character_helper_cost(state, seat, card.character)
 
 
 def _open_actions(state: MakenState, seat: int) -> list[Action]:
+    support = state.support[seat]
+    if not support:
+        return []
     names = sorted(
         {
             state.cards[e[S_INST]]
-            for e in state.support[seat]
+            for e in support
             if not e[S_OPEN] and open_cost(state, seat, e[S_INST]) <= len(state.gauge[seat])
         }
     )
-    return [Action.of("open", c.lower()) for c in names]
+    return [card_action("open", c) for c in names]
 
 
 def _pre_actions(state: MakenState, seat: int) -> list[Action]:
     out: list[Action] = []
     cap = state.cfg.support_cap
-    if cap is None or len(state.support[seat]) < cap:
-        names = sorted(
-            {state.cards[i] for i in state.hand[seat] if state.card(i).kind == "support"}
-        )
-        out += [Action.of("set", c.lower()) for c in names]
-    out += _open_actions(state, seat)
-    opened = sorted({state.cards[e[S_INST]] for e in state.support[seat] if e[S_OPEN]})
-    closed = sorted({state.cards[e[S_INST]] for e in state.support[seat] if not e[S_OPEN]})
-    out += [Action.of("clear", c.lower()) for c in opened]
-    out += [Action.of("clear-set", c.lower()) for c in closed]
-    out.append(Action.of("end"))
+    support = state.support[seat]
+    if cap is None or len(support) < cap:
+        infos = pool_info(state.pool)
+        cards = state.cards
+        names = sorted({cards[i] for i in state.hand[seat] if infos[cards[i]].kind == "support"})
+        out += [card_action("set", c) for c in names]
+    if support:
+        out += _open_actions(state, seat)
+        opened = sorted({state.cards[e[S_INST]] for e in support if e[S_OPEN]})
+        closed = sorted({state.cards[e[S_INST]] for e in support if not e[S_OPEN]})
+        out += [card_action("clear", c) for c in opened]
+        out += [card_action("clear-set", c) for c in closed]
+    out.append(_END)
     return out
 
 
-def _act_actions(state: MakenState, seat: int) -> list[Action]:
+def _act_actions(state: MakenState, seat: int, plans: dict[Action, BetPlan] | None) -> list[Action]:
     out = _open_actions(state, seat)
     opp = 1 - seat
     if state.sit == "even":
-        out += [bet_action("attack", p) for p in bets(state, seat, EVEN)]
+        _bet_actions(state, seat, EVEN, "attack", out, plans)
         if not state.defenceless(seat):
-            out.append(Action.of("guard"))
-        out.append(Action.of("judge"))
+            out.append(_GUARD)
+        out.append(_JUDGE)
     elif state.guarding == seat:
-        out += [bet_action("gc", p) for p in bets(state, seat, GC)]
-        out.append(Action.of("guard"))
+        _bet_actions(state, seat, GC, "gc", out, plans)
+        out.append(_GUARD)
     else:
-        out += [bet_action("attack", p) for p in bets(state, seat, FORCE)]
+        _bet_actions(state, seat, FORCE, "attack", out, plans)
         if state.total(seat) > state.total(opp):
-            out.append(Action.of("gb"))
-        out.append(Action.of("judge"))
+            out.append(_GB)
+        out.append(_JUDGE)
     return out
 
 
@@ -406,32 +529,49 @@ def pay_actions(state: MakenState) -> list[Action]:
     assert bet is not None
     seat = int(bet["seat"])
     picks = list(bet["picks"])
-    out = [Action.of("cancel", state.card(i).slug) for i in bet["eligible"] if i not in picks]
+    out = [card_action("cancel", state.cards[i]) for i in bet["eligible"] if i not in picks]
     if int(bet["units"]) - len(picks) <= len(state.gauge[seat]):
-        out.append(Action.of("pay-rest-from-gauge"))
+        out.append(_PAY_REST)
     return out
 
 
-def legal_actions(state: MakenState) -> list[Action]:
-    """The legal answers to the pending prompt (§7.8), in a fixed order."""
+def legal_actions(state: MakenState, plans: dict[Action, BetPlan] | None = None) -> list[Action]:
+    """The legal answers to the pending prompt (§7.8), in a fixed order (``plans``: filled
+    with the plan of each bet among them, by action)."""
     phase = state.phase
     seat = decider(state)
     if phase == "mulligan":
-        return [Action.of("keep"), Action.of("mulligan")]
+        return [_KEEP, _MULLIGAN]
     if phase == "draw":
         limit = 2 if state.turn == 1 else 3
-        return [Action.of("draw", n) for n in range(1, min(limit, len(state.stamina[seat])) + 1)]
+        return _DRAWS[: min(limit, len(state.stamina[seat]))]
     if phase == "pre":
         return _pre_actions(state, seat)
+    out: list[Action] = []
     if phase == "fb":
-        return [bet_action("fb", p) for p in bets(state, seat, FB)]
+        _bet_actions(state, seat, FB, "fb", out, plans)
+        return out
     if phase == "act":
-        return _act_actions(state, seat)
+        return _act_actions(state, seat, plans)
     if phase == "pay":
         return pay_actions(state)
     if phase == "bonus":
-        return [bet_action("bonus", p) for p in bets(state, seat, BONUS)] + [Action.of("decline")]
-    return []
+        _bet_actions(state, seat, BONUS, "bonus", out, plans)
+        out.append(_DECLINE)
+        return out
+    return out
+
+
+def decide(state: MakenState) -> list[Action]:
+    """:func:`legal_actions`, kept as the state's cache of the decision (``state.legal``) with
+    the plans of its bets (``state.plans``, valid while ``state.plans_for`` is that list:
+    ``apply`` places a bet by its plan instead of planning it again)."""
+    plans: dict[Action, BetPlan] = {}
+    legal = legal_actions(state, plans)
+    state.legal = legal
+    state.plans = plans
+    state.plans_for = legal
+    return legal
 
 
 def front_back(entry: list[int]) -> tuple[int, int]:
@@ -439,4 +579,4 @@ def front_back(entry: list[int]) -> tuple[int, int]:
     return entry[FRONT], entry[BACK]
 
 
-__all__ = ["ATK", "BetPlan", "legal_actions", "plan_bet"]
+__all__ = ["ATK", "BetPlan", "decider", "legal_actions", "plan_bet"]

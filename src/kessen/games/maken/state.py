@@ -14,23 +14,39 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json, Outcome, Pending, Viewer, json_digest
 from kessen.engine.log import Event
 from kessen.engine.rng import Rng
-from kessen.games.maken.cards import Card, MakenPool
+from kessen.games.maken.cards import Ability, Card, MakenPool
 from kessen.games.maken.config import Config, config_pool, parse_config
 
-# Attack-field entry slots.
-INST, DOWN, SPD, FRONT, BACK, ATK, COST, GAIN, HIT, HP = range(10)
+if TYPE_CHECKING:
+    from kessen.games.maken.rules import BetPlan
+
+# Attack-field entry slots (``Final``: compiled code uses the numbers, not module lookups).
+INST: Final = 0
+DOWN: Final = 1
+SPD: Final = 2
+FRONT: Final = 3
+BACK: Final = 4
+ATK: Final = 5
+COST: Final = 6
+GAIN: Final = 7
+HIT: Final = 8
+HP: Final = 9
 # Support entry slots.
-S_INST, S_OPEN, S_HP, S_SEQ, S_TURN = range(5)
-ZONES = ("lp", "stamina", "hand", "gauge", "dust", "damage", "helper")
+S_INST: Final = 0
+S_OPEN: Final = 1
+S_HP: Final = 2
+S_SEQ: Final = 3
+S_TURN: Final = 4
+ZONES: Final = ("lp", "stamina", "hand", "gauge", "dust", "damage", "helper")
 """The list zones of a seat (attack and support fields are lists of entries); ``clone`` copies
 each by name."""
-PHASES = ("mulligan", "draw", "pre", "fb", "act", "pay", "bonus", "over")
+PHASES: Final = ("mulligan", "draw", "pre", "fb", "act", "pay", "bonus", "over")
 
 
 def _mod(name: str) -> ModuleType:
@@ -42,7 +58,79 @@ def _mod(name: str) -> ModuleType:
     return module
 
 
-_MODULES: dict[str, ModuleType] = {}
+_MODULES: Final[dict[str, ModuleType]] = {}
+
+
+class AbilityInfo:
+    """An ability's fields as read by the rules at every step: a plain class of this compiled
+    module rather than the validated data model (whose attributes cost several times as much
+    to read from compiled code)."""
+
+    __slots__ = ("cond", "effect", "n", "stat", "tag", "timing")
+
+    def __init__(self, ab: Ability) -> None:
+        self.timing: Final[str] = ab.timing
+        self.cond: Final[str | None] = ab.cond
+        self.tag: Final[str | None] = ab.tag
+        self.effect: Final[str] = ab.effect
+        self.stat: Final[str | None] = ab.stat
+        self.n: Final[int] = ab.n
+
+
+class CardInfo:
+    """A card's fields as read by the rules at every step (see :class:`AbilityInfo`); the card
+    itself is ``card``."""
+
+    __slots__ = (
+        "abilities",
+        "ambush",
+        "card",
+        "character",
+        "cost",
+        "data",
+        "duration",
+        "id",
+        "kind",
+        "name_ja",
+        "no_fb",
+        "rv_ok",
+        "rv_only",
+        "slug",
+        "tags",
+    )
+
+    def __init__(self, card: Card) -> None:
+        self.card: Final[Card] = card
+        self.id: Final[str] = card.id
+        self.slug: Final[str] = card.slug
+        self.kind: Final[str] = card.kind
+        self.character: Final[str] = card.character
+        self.name_ja: Final[str] = card.name_ja
+        self.cost: Final[int] = card.cost
+        self.data: Final[tuple[int, ...]] = card.data
+        self.duration: Final[str | None] = card.duration
+        self.tags: Final[tuple[str, ...]] = card.tags
+        self.abilities: Final[tuple[AbilityInfo, ...]] = tuple(
+            AbilityInfo(ab) for ab in card.abilities
+        )
+        labels = card.labels
+        self.no_fb: Final[bool] = "no-fb" in labels
+        self.rv_only: Final[bool] = "rv-only" in labels
+        self.rv_ok: Final[bool] = "rv-ok" in labels
+        self.ambush: Final[bool] = "ambush" in labels
+
+
+_INFOS: Final[dict[MakenPool, dict[str, CardInfo]]] = {}
+
+
+def pool_info(pool: MakenPool) -> dict[str, CardInfo]:
+    """The :class:`CardInfo` of every card of ``pool`` by id (made once per pool)."""
+    found = _INFOS.get(pool)
+    if found is None:
+        if len(_INFOS) > 64:
+            _INFOS.clear()
+        found = _INFOS[pool] = {cid: CardInfo(card) for cid, card in pool.card.items()}
+    return found
 
 
 class MakenState(GameState):
@@ -71,6 +159,8 @@ class MakenState(GameState):
         "mulled",
         "open_seq",
         "phase",
+        "plans",
+        "plans_for",
         "pool",
         "prompt_id",
         "result",
@@ -85,10 +175,17 @@ class MakenState(GameState):
     def __init__(self, config: Mapping[str, Any] | None = None, seed: int = 0) -> None:
         """A new game of ``config`` from ``seed``; without a config, a blank state whose every
         field the caller sets (:meth:`clone`, :meth:`from_json`, the search's worlds)."""
+        # The plans of the bets among the cached legal answers, valid while ``plans_for`` is
+        # ``legal`` (``rules.decide`` sets the three; anything else that sets ``legal`` leaves
+        # them stale and ``apply`` plans the bet again).
+        self.plans: dict[Action, BetPlan] | None = None
+        self.plans_for: list[Action] | None = None
         if config is None:
             return
         self.config: Json = dict(config)
-        self.pool: MakenPool = parse_config(self.config).pool
+        cfg = _checked(self.config)
+        _remember(self.config, cfg)
+        self.pool: MakenPool = cfg.pool
         self.rng = Rng(seed)
         self.cards: list[str] = []
         self.chars: list[str] = ["", ""]
@@ -129,6 +226,10 @@ class MakenState(GameState):
         """The card of an instance (of the game's pool: its card set's, or the shipped one)."""
         return self.pool.card[self.cards[inst]]
 
+    def info(self, inst: int) -> CardInfo:
+        """The :class:`CardInfo` of an instance's card (what the rules read at every step)."""
+        return pool_info(self.pool)[self.cards[inst]]
+
     def owner(self, inst: int) -> int:
         """The seat that owns an instance."""
         return inst // 50
@@ -163,7 +264,7 @@ class MakenState(GameState):
         """Who decides what now."""
         if self.result is not None:
             return None
-        return Pending(_mod("rules").decider(self), self.phase, self.prompt_id)
+        return Pending(decider(self), self.phase, self.prompt_id)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -179,7 +280,7 @@ class MakenState(GameState):
             return []
         legal = self.legal
         if legal is None:
-            legal = self.legal = _mod("rules").legal_actions(self)
+            legal = _mod("rules").decide(self)
         return legal[:]
 
     def apply(self, action: Action) -> None:
@@ -205,7 +306,7 @@ class MakenState(GameState):
     def clone(self) -> Self:
         """An independent copy (lists copied; the card list, the config and the cached legal
         answers, never changed in place, shared)."""
-        new = type(self)()
+        new = cast(Self, MakenState()) if type(self) is MakenState else type(self)()
         new.config = self.config
         new.pool = self.pool
         new.rng = self.rng.clone()
@@ -229,13 +330,16 @@ class MakenState(GameState):
         new.dust = [self.dust[0][:], self.dust[1][:]]
         new.damage = [self.damage[0][:], self.damage[1][:]]
         new.helper = [self.helper[0][:], self.helper[1][:]]
-        new.field = [list(map(list.copy, self.field[0])), list(map(list.copy, self.field[1]))]
-        new.support = [list(map(list.copy, self.support[0])), list(map(list.copy, self.support[1]))]
+        field, support = self.field, self.support
+        new.field = [[e[:] for e in field[0]], [e[:] for e in field[1]]]
+        new.support = [[e[:] for e in support[0]], [e[:] for e in support[1]]]
         new.defenceless_until = self.defenceless_until[:]
         new.bet = None if self.bet is None else _copy(self.bet)
         new.judge = None if self.judge is None else _copy(self.judge)
         new.log = self.log[:]
         new.legal = self.legal
+        new.plans = self.plans
+        new.plans_for = self.plans_for
         return new
 
     def to_json(self) -> Json:
@@ -348,6 +452,22 @@ class MakenState(GameState):
         return _mod("knowledge").known_cards(self, seat)  # type: ignore[no-any-return]
 
 
+def decider(state: MakenState) -> int:
+    """The seat the pending prompt asks."""
+    phase = state.phase
+    if phase == "mulligan":
+        return state.tp if state.mulled[state.tp] < 0 else 1 - state.tp
+    if phase in ("draw", "pre", "fb"):
+        return state.tp
+    if phase == "pay":
+        assert state.bet is not None
+        return int(state.bet["seat"])
+    if phase == "bonus":
+        assert state.judge is not None
+        return int(state.judge["hitter"])
+    return state.actor
+
+
 def _copy(value: Any) -> Any:
     """A deep copy of plain JSON-like data (lists, dicts, scalars)."""
     if isinstance(value, list):
@@ -357,16 +477,61 @@ def _copy(value: Any) -> Any:
     return value
 
 
-_CONFIGS: dict[int, tuple[Json, Config]] = {}
+_CONFIGS: Final[dict[int, tuple[Json, Config]]] = {}
 
 
 def _parsed(config: Json) -> Config:
-    key = id(config)
-    hit = _CONFIGS.get(key)
+    hit = _CONFIGS.get(id(config))
     if hit is not None and hit[0] is config:
         return hit[1]
     parsed = parse_config(config)
+    _remember(config, parsed)
+    return parsed
+
+
+def _remember(config: Json, parsed: Config) -> None:
+    """Keep ``parsed`` as :attr:`MakenState.cfg` of the states holding this ``config`` dict."""
     if len(_CONFIGS) > 256:
         _CONFIGS.clear()
-    _CONFIGS[key] = (config, parsed)
-    return parsed
+    _CONFIGS[id(config)] = (config, parsed)
+
+
+class _Unkeyed(Exception):
+    """A config holding a value other than plain JSON data (see :func:`_key`)."""
+
+
+def _key(value: object) -> object:
+    """A hashable value equal for two JSON values exactly when they are the same data of the
+    same types (``true`` is not ``1``, ``1.0`` not ``1``, key order kept)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return (kind, value)
+    if kind is list or kind is tuple:
+        assert isinstance(value, list | tuple)
+        return (kind, tuple([_key(v) for v in value]))
+    if kind is dict:
+        assert isinstance(value, dict)
+        return (kind, tuple([(_key(k), _key(v)) for k, v in value.items()]))
+    raise _Unkeyed
+
+
+_CHECKED: Final[dict[object, Config]] = {}
+
+
+def _checked(config: Json) -> Config:
+    """``parse_config(config)``, remembered by the config's data: a new game checks its config
+    and its decks once per distinct config, not once per game. A config naming a card set is
+    checked every time (whether the set may still be played can change)."""
+    if "card_set" in config:
+        return parse_config(config)
+    try:
+        key = _key(config)
+    except _Unkeyed:
+        return parse_config(config)
+    found = _CHECKED.get(key)
+    if found is None:
+        found = parse_config(config)
+        if len(_CHECKED) > 256:
+            _CHECKED.clear()
+        _CHECKED[key] = found
+    return found
