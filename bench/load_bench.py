@@ -36,14 +36,16 @@ play, dropped connections, stalls, failed requests) with their most common cause
 finished (and resigned, or cut by the limits), the most matches live at once, the most sessions
 the server held in memory at once (against its cap, ``limits.MAX_SESSIONS``), the machine's load
 average when the run started and when its play ended, and the server's resident memory from
-``/proc``: before the matches, at its peak, at the end of each wave and ``--settle`` seconds
-later (a finished match leaves the server's memory a minute after its end; CPython keeps the
-freed memory for reuse rather than giving it back to the system, so the figure to watch is that
-a second wave does not add to the first), and that of its COM worker processes at their peak.
-Lines of the server's log that report an error are counted too. After the server has stopped,
-``kessen store check`` replays every match of its store (with the same revision's code) and the
-number that replay exactly is printed. With ``--spam``, one more client sends undo/redo messages
-as fast as it can beside them.
+``/proc``: before the matches, at its peak, at the end of each wave, and after it: once the
+server holds no session any more (a finished match leaves its memory a minute after its end;
+waited for at most ``--evict-wait`` seconds, the time it took reported) and ``--settle`` seconds
+more (the server gives what its sessions held back to the system at its next sweep), and that
+of its COM worker processes at their peak. CPython keeps most of the memory a load took for
+reuse (see ``docs/scaling.md``), so the figure to watch is that a second wave does not add to
+the first. Lines of the server's log that report an error are counted too. After the server
+has stopped, ``kessen store check`` replays every match of its store (with the same revision's
+code) and the number that replay exactly is printed. With ``--spam``, one more client sends
+undo/redo messages as fast as it can beside them.
 
 ``--against REV`` runs the same load against the server of another revision (checked out in a
 temporary git worktree) in the same sitting, and prints both side by side. ``--repeat N`` runs
@@ -54,7 +56,7 @@ server's runs (``load_report.py``): on a machine others use too, one run says li
     .venv/bin/python bench/load_bench.py --against 8c73ffa
     .venv/bin/python bench/load_bench.py --against HEAD --repeat 3   # before/after, medians
     .venv/bin/python bench/load_bench.py --matches 6 --two-person 2 --search 1 --duration 20 \\
-        --settle 5                                         # a smoke run
+        --settle 5 --evict-wait 90                         # a smoke run
     .venv/bin/python bench/load_bench.py --games 50 --waves 2 --settle 90 --spam
         # the former benchmark: 50 Kōbō games against the heuristic COM, played to their end
 
@@ -199,6 +201,8 @@ class Load:
     again: bool
     seed: int
     addresses: int
+    evict_wait: float = 0.0
+    """Seconds after a wave to wait at most for the server to hold no session."""
 
 
 # --- the clients ---------------------------------------------------------------------------
@@ -525,7 +529,8 @@ async def spam_undo(url: str, count: int, figures: Figures, local: str | None) -
 
 async def run_load(url: str, pid: int, load: Load, label: str) -> Figures:
     """``load.waves`` times: the matches of ``load.plans`` at once (and the spammer), then
-    ``load.settle`` seconds of rest before the memory is read again."""
+    the wait until the server holds no session (at most ``load.evict_wait`` seconds) and
+    ``load.settle`` seconds more before the memory is read again."""
     figures = Figures(label)
     for plan in load.plans:
         figures.tally(plan.kind)
@@ -568,6 +573,7 @@ async def run_load(url: str, pid: int, load: Load, label: str) -> Figures:
             ours = figures.cpu_server + figures.cpu_workers + figures.cpu_client
             capacity = (time.monotonic() - cpu[3]) * (os.cpu_count() or 1)
             figures.others = max(0.0, machine_busy() - cpu[2] - ours) / capacity
+        figures.emptied.append(await emptied(url, load.evict_wait))
         await asyncio.sleep(load.settle)
         figures.rss_after.append(rss(pid))
     figures.seconds = time.perf_counter() - start
@@ -579,6 +585,19 @@ async def run_load(url: str, pid: int, load: Load, label: str) -> Figures:
         plan = next(p for p in load.plans if p.kind == kind)
         figures.groups[group_of(plan, load.com)].add(tally)
     return figures
+
+
+async def emptied(url: str, wait: float) -> float | None:
+    """Seconds until the server listed no session any more (its finished matches evicted, its
+    cut ones resigned); None if some were still there after ``wait`` seconds."""
+    begun = time.monotonic()
+    async with httpx.AsyncClient(timeout=30, trust_env=False) as client:
+        while time.monotonic() - begun < wait:
+            with contextlib.suppress(httpx.HTTPError, ValueError):
+                if not (await client.get(f"{url}/api/games")).json():
+                    return time.monotonic() - begun
+            await asyncio.sleep(1.0)
+    return None
 
 
 # --- the sitting ---------------------------------------------------------------------------
@@ -663,7 +682,18 @@ def parse_args() -> argparse.Namespace:
         "followed by another of its kind, so that --matches stay live the whole time",
     )
     play.add_argument("--waves", type=int, default=1, help="rounds of matches, each settled")
-    play.add_argument("--settle", type=float, default=80.0, help="seconds before 'settled'")
+    play.add_argument(
+        "--evict-wait",
+        type=float,
+        default=180.0,
+        help="seconds after a wave to wait at most for the server to hold no session",
+    )
+    play.add_argument(
+        "--settle",
+        type=float,
+        default=20.0,
+        help="seconds after the server holds no session before its memory is read ('after')",
+    )
     play.add_argument(
         "--addresses",
         type=int,
@@ -710,7 +740,8 @@ def describe(args: argparse.Namespace, load: Load) -> str:
         f"{args.waves} wave(s) of {len(load.plans)} concurrent matches ({kinds}); COM pace "
         f"{args.pace} s, people think {args.think:g}–{args.think_max:g} s, {limit} and at most "
         f"{args.max_actions} "
-        f"actions of people per match, started over {args.ramp:g} s, settled {args.settle:g} s"
+        f"actions of people per match, started over {args.ramp:g} s, memory read "
+        f"{args.settle:g} s after the server held no session"
         f"{'; one client spamming undo/redo' if load.spam else ''}"
     )
 
@@ -758,6 +789,7 @@ def main() -> None:
         ramp=args.ramp,
         spam=args.spam_count if args.spam else 0,
         settle=args.settle,
+        evict_wait=args.evict_wait,
         waves=args.waves,
         resign=args.resign,
         again=args.again,

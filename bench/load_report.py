@@ -136,6 +136,9 @@ class Figures:
     rss_peak: int = 0
     rss_end: list[int] = field(default_factory=list)
     rss_after: list[int] = field(default_factory=list)
+    """After each wave: once the server held no session, and the settle after."""
+    emptied: list[float | None] = field(default_factory=list)
+    """Seconds after each wave until the server held no session (None: it still held some)."""
     rss_workers: int = 0
     """The resident memory of the server's COM worker processes at their peak (summed)."""
     live: int = 0
@@ -199,10 +202,11 @@ class Figures:
             "sessions peak": str(self.sessions_peak),
             "RSS before MB": megabytes(self.rss_before),
             "RSS peak MB": megabytes(self.rss_peak),
-            "RSS end → settled MB": ", ".join(
+            "RSS end → after MB": ", ".join(
                 f"{megabytes(e)} → {megabytes(a)}"
                 for e, a in zip(self.rss_end, self.rss_after, strict=False)
             ),
+            "emptied after s": ", ".join("–" if s is None else f"{s:.0f}" for s in self.emptied),
             "COM workers MB": megabytes(self.rss_workers),
             "spam msgs": str(self.spam_sent),
             "log errors": str(self.log_errors),
