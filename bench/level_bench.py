@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kessen.ai.ismcts import Budget, SearchConfig, hooks_for, search
+from kessen.ai.ismcts import hooks_for, search
 from kessen.ai.levels import LEVELS
 from kessen.engine import registry
 from kessen.engine.action import Action
@@ -71,14 +71,7 @@ def measure(ruleset: str, count: int, seed: int) -> dict[str, Any]:
     report: dict[str, Any] = {}
     for level in LEVELS:
         hooks = hooks_for(ruleset, deep=level.deep)
-        base = level.config()
-        config = SearchConfig(
-            Budget(level.iterations, None),
-            base.exploration,
-            base.prior_weight,
-            base.tree_prior_weight,
-            base.opponent_prior_weight,
-        )
+        config = level.config(timed=False)
         seen = hashlib.sha256()
         iterations = 0
         cpu = 0.0

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from kessen import build_compiled
-from kessen.ai.ismcts import Budget, SearchConfig, hooks_for, search
+from kessen.ai.ismcts import hooks_for, search
 from kessen.ai.levels import LEVELS
 from kessen.engine import registry
 from kessen.engine.action import Action
@@ -117,14 +117,7 @@ def decisions() -> dict[str, Any]:
         cases = _positions(ruleset)
         for level in LEVELS:
             hooks = hooks_for(ruleset, deep=level.deep)
-            base = level.config()
-            config = SearchConfig(
-                Budget(level.iterations, None),
-                base.exploration,
-                base.prior_weight,
-                base.tree_prior_weight,
-                base.opponent_prior_weight,
-            )
+            config = level.config(timed=False)
             for index, (view, legal) in enumerate(cases):
                 result = search(view, legal, hooks, config, seed=index)
                 out[f"{ruleset}/{level.key}/{index}"] = [

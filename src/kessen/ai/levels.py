@@ -44,10 +44,11 @@ class Level:
     deep: bool = False
     """Search with the ruleset's deeper model (Kōbō: fitted evaluation, two-turn rollouts)."""
 
-    def config(self) -> SearchConfig:
-        """The search configuration of this level."""
+    def config(self, timed: bool = True) -> SearchConfig:
+        """The search configuration of this level; untimed, its iteration budget alone (no
+        time cap), so that a search is a pure function of its inputs (benchmarks, tests)."""
         return SearchConfig(
-            Budget(self.iterations, self.seconds),
+            Budget(self.iterations, self.seconds if timed else None),
             self.exploration,
             self.prior_weight,
             self.tree_prior_weight,
