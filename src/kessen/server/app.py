@@ -16,7 +16,9 @@ server its players reach, which takes it over or has it handed over first
 :class:`~kessen.server.security.Guard` in front of everything checks Host and Origin, adds the
 security headers and answers any unhandled error with a bare 500.
 
-A WebSocket (``/ws/{game_id}?token=...``) carries the messages of :mod:`kessen.server.protocol`.
+A WebSocket (``/ws/{game_id}?token=...``) carries the messages of :mod:`kessen.server.protocol`
+(``&lang=en`` sets its language; ``&delta=1`` asks for views as deltas:
+:mod:`~kessen.server.deltas`).
 Every refused message gets an ``error`` back and changes nothing; the connection stays usable
 after binary frames, bad JSON, over-deep nesting, too many messages (``rate_limited``, the
 excess dropped) and even a server-side failure (``internal``). A connection to a finished game
@@ -448,7 +450,9 @@ def create_app(
     app.include_router(balance_router(balance, RULESETS, local_only=serves_network))
 
     @app.websocket("/ws/{game_id}")
-    async def play(ws: WebSocket, game_id: str, token: str = "", lang: str = "ja") -> None:
+    async def play(
+        ws: WebSocket, game_id: str, token: str = "", lang: str = "ja", delta: str = ""
+    ) -> None:
         refused = await _reach(hub, keeper, game_id, token)  # the socket opens once decided
         await ws.accept()
         if refused is not None:
@@ -469,7 +473,8 @@ def create_app(
             await ws.close(code=4429)
             return
         try:
-            await _serve(hub, ws, game_id, token, address, "en" if lang == "en" else "ja")
+            language = "en" if lang == "en" else "ja"
+            await _serve(hub, ws, game_id, token, address, language, delta == "1")
         finally:
             hub.disconnect(address)
 
@@ -499,11 +504,11 @@ async def _reach(
 
 
 async def _serve(
-    hub: Hub, ws: WebSocket, game_id: str, token: str, address: str, lang: str
+    hub: Hub, ws: WebSocket, game_id: str, token: str, address: str, lang: str, delta: bool = False
 ) -> None:
     """One game connection, from its first view to its close (see the module docstring); its
     views are in ``lang`` (the page's language, given when it connects) until it asks for
-    another."""
+    another, and sent as deltas if it asked for them (``delta=1``: :mod:`kessen.server.deltas`)."""
     session = hub.sessions.get(game_id)
     if session is None and hub.was_evicted(game_id, token):
         await ws.send_json(error("evicted", hub.evicted_message(game_id)))
@@ -513,7 +518,7 @@ async def _serve(
         await ws.send_json(error("unknown_game", "no such game, or a wrong token"))
         await ws.close(code=4404)
         return
-    client = Client(ws, session.seat_of(token), lang)
+    client = Client(ws, session.seat_of(token), lang, delta=delta)
     hub.clients[game_id].add(client)
     await hub.arrived(session, client)
     bucket = TokenBucket()

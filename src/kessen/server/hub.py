@@ -46,6 +46,8 @@ from fastapi import HTTPException, Request, WebSocket, WebSocketDisconnect
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
 from kessen.server.com_pool import ONLY_WATCHED, PERSON_WAITS, ComPool
+from kessen.server.deltas import Encoded, encode
+from kessen.server.deltas import message as delta_message
 from kessen.server.limits import (
     CLIENT_BURST,
     CLIENT_RATE,
@@ -103,12 +105,32 @@ class Leases(Protocol):
 
 @dataclass(eq=False)
 class Client:
-    """One open WebSocket: its seat, language and spectator switch."""
+    """One open WebSocket: its seat, language and spectator switch, and whether it takes its
+    views as deltas (:mod:`kessen.server.deltas`)."""
 
     ws: WebSocket
     seat: int
     lang: str = "ja"
     show_all: bool = False
+    delta: bool = False
+    sent: Encoded | None = None
+    """The last view sent on this connection (a delta connection's base)."""
+    sending: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held from making a delta connection's message to sending it: its messages leave in the
+    order of their bases."""
+
+    async def send_view(self, text: str | None, encoded: Encoded | None) -> None:
+        """Send this connection its view: ``text`` (the full ``state`` message) or, on a delta
+        connection, the message made from ``encoded`` and its last view."""
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            if not self.delta or encoded is None:
+                assert text is not None
+                await self.ws.send_text(text)
+                return
+            async with self.sending:
+                out = delta_message(self.sent, encoded)
+                self.sent = encoded
+                await self.ws.send_text(out)
 
 
 @dataclass
@@ -276,10 +298,11 @@ class Hub:
             return session.view_for(client.seat, client.lang, client.show_all)
 
     async def send_state(self, session: Session, client: Client) -> None:
-        """Send ``client`` its own view of the session."""
-        view = await self.view(session, client)
-        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-            await client.ws.send_text(state_message(view))
+        """Send ``client`` its own view of the session (as a delta, if it asked for them)."""
+        async with self.lock(session):
+            view = session.view_for(client.seat, client.lang, client.show_all)
+            text, encoded = (None, encode(view)) if client.delta else (state_message(view), None)
+        await client.send_view(text, encoded)
 
     async def broadcast(self, session: Session, but: Client | None = None) -> None:
         """Send every client of the session (``but`` one) its own view."""
@@ -287,15 +310,23 @@ class Hub:
         if not clients:
             return
 
-        texts: dict[tuple[int, str, bool], str] = {}  # spectators share their view's text
+        # Each view is made and encoded once (spectators share theirs); each delta connection's
+        # message is made from its own last view.
+        views: dict[tuple[int, str, bool], Json] = {}
+        texts: dict[tuple[int, str, bool], str] = {}
+        encoded: dict[tuple[int, str, bool], Encoded] = {}
         async with self.lock(session):
-            for c in clients:
-                key = (c.seat, c.lang, c.show_all)
-                if key not in texts:
-                    texts[key] = state_message(session.view_for(*key))
-        for client in clients:
-            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await client.ws.send_text(texts[(client.seat, client.lang, client.show_all)])
+            # Read once: a client may switch its language while the others are sent theirs.
+            keys = [(c.seat, c.lang, c.show_all) for c in clients]
+            for c, key in zip(clients, keys, strict=True):
+                if key not in views:
+                    views[key] = session.view_for(*key)
+                if c.delta and key not in encoded:
+                    encoded[key] = encode(views[key])
+                elif not c.delta and key not in texts:
+                    texts[key] = state_message(views[key])
+        for client, key in zip(clients, keys, strict=True):
+            await client.send_view(texts.get(key), encoded.get(key))
 
     def changed(self, session: Session) -> None:
         """Something changed: the COM task looks again, and the end is noted (or forgotten,

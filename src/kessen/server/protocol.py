@@ -14,6 +14,13 @@ Client → server, one JSON object per message (at most :data:`MAX_MESSAGE` byte
 
 Server → client: ``{"type": "state", "view": {...}}`` after every change, and
 ``{"type": "error", "code": "...", "message": "..."}`` for a refused message (nothing changed).
+A connection opened with ``&delta=1`` gets, instead of a ``state`` message that a delta would
+make shorter, ``{"type": "delta", "set": {key: value, ...}, "drop": [key, ...], "log_from": k,
+"log": [...]}``, relative to the last view sent on that same connection (its first view is
+always a ``state``): the top-level keys whose values changed, those gone, and the log from
+entry ``k`` on (the first entry that differs: an undo can shorten or rewrite the log; 0 when
+nothing of the old log remains). The page applies it to its last view and takes the result as
+a full view; a delta it cannot apply makes it reconnect (:mod:`kessen.server.deltas`).
 The codes: ``malformed`` (not JSON text), ``binary`` (a binary frame), ``too_large`` (more
 than :data:`MAX_MESSAGE` bytes), ``too_deep`` (JSON nested deeper than :data:`MAX_DEPTH`),
 ``invalid`` (JSON that is no client message), ``refused`` (the game or the session refuses

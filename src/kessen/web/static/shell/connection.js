@@ -18,7 +18,21 @@ export function onMessages(state, error) {
 
 function wsUrl(game) {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${proto}://${location.host}/ws/${encodeURIComponent(game.id)}?token=${encodeURIComponent(game.token)}&lang=${S.settings.lang}`;
+  return `${proto}://${location.host}/ws/${encodeURIComponent(game.id)}?token=${encodeURIComponent(game.token)}&lang=${S.settings.lang}&delta=1`;
+}
+
+/** The view a `delta` message makes from `base` (the last view of the same connection), or
+ *  null if it cannot apply. `base` is left as it was: the new view shares its unchanged parts. */
+function applyDelta(base, msg) {
+  if (!base || !msg.set || typeof msg.set !== 'object' || !Array.isArray(msg.drop)) return null;
+  const view = { ...base };
+  for (const [key, value] of Object.entries(msg.set)) view[key] = value;
+  for (const key of msg.drop) delete view[key];
+  if (msg.log_from != null) {
+    if (!Array.isArray(base.log) || !Array.isArray(msg.log) || msg.log_from > base.log.length) return null;
+    view.log = base.log.slice(0, msg.log_from).concat(msg.log);
+  }
+  return view;
 }
 
 export function send(msg) {
@@ -45,6 +59,9 @@ export function connect() {
   S.ws = ws;
   document.body.dataset.conn = 'connecting';
   let welcomed = false;
+  // The last view this connection built, the base of its next delta: never handed out (the
+  // page gets a copy of each view to keep as its own), so nothing can change it.
+  let base = null;
   ws.onopen = () => {
     if (serial !== S.wsSerial) return;
     document.body.dataset.conn = 'open';
@@ -63,8 +80,15 @@ export function connect() {
     } catch {
       return;
     }
-    if (msg.type === 'state') handlers.state(msg.view);
-    else if (msg.type === 'error') handlers.error(msg);
+    if (msg.type === 'state' || msg.type === 'delta') {
+      const view = msg.type === 'state' ? msg.view : applyDelta(base, msg);
+      if (!view) { // a delta without its base: a new connection starts with a full view
+        ws.close();
+        return;
+      }
+      base = view;
+      handlers.state(structuredClone(view));
+    } else if (msg.type === 'error') handlers.error(msg);
   };
   ws.onclose = (ev) => {
     if (serial !== S.wsSerial) return;
