@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from abc import ABC, abstractmethod
+from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Self
@@ -93,8 +93,10 @@ class Outcome:
     reason: str
 
 
+# ABCMeta, not an ABC base: the compiled build makes a class deriving from an interpreted one
+# weakly referenceable, and its states then did not clear those references when they went.
 @mypyc_attr(allow_interpreted_subclasses=True)  # a ruleset's state need not be compiled
-class GameState(ABC):
+class GameState(metaclass=ABCMeta):
     """A complete game: plain data, deterministic given its config, seed and actions."""
 
     #: The registered name of the ruleset this state belongs to.
