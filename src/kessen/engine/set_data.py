@@ -16,11 +16,11 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kessen.engine.card_sets import FieldProblem, SetProblems, by_key
+from kessen.engine.card_sets import FieldProblem, Said, SetProblems, by_key, problem
 from kessen.engine.contract import Json
 
 _BARE_KEY: Final = re.compile(r"[A-Za-z0-9_-]+")
@@ -235,3 +235,26 @@ def diff(old: Mapping[str, Any], new: Mapping[str, Any], card_key: str) -> list[
         out.append(Change("order", "card"))
     out += _compare("deck", _entries(old.get("decks"), "slug"), _entries(new.get("decks"), "slug"))
     return out
+
+
+def set_shape(
+    data: Any, fields: Sequence[str], normalize: Callable[[Json], Json]
+) -> tuple[Json | None, list[FieldProblem]]:
+    """A set's JSON form as a ruleset's checks read it (``normalize``), and the problems of its
+    shape: not an object (then there is no form to check further: ``None``), or top-level
+    fields other than ``fields``, the ones the ruleset's sets hold."""
+    listed_ja = "・".join(fields)
+    if not isinstance(data, Mapping):
+        braced = ", ".join(f'"{name}"' for name in fields)
+        said = Said(
+            f"a card set is an object {{{braced}}}",
+            f"カードセットは {listed_ja} を持つ表（オブジェクト）です",
+        )
+        return None, [problem("", said)]
+    listed_en = " and ".join([", ".join(fields[:-1]), fields[-1]] if len(fields) > 1 else fields)
+    form = normalize(dict(data))
+    unknown = Said(
+        f"unknown field (a set holds {listed_en})",
+        f"知らない項目です（セットにあるのは {listed_ja} です）",
+    )
+    return form, [problem(toml_key(str(key)), unknown) for key in form if key not in fields]

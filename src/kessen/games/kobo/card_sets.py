@@ -55,7 +55,7 @@ from kessen.engine.card_sets import (
     require_text,
 )
 from kessen.engine.contract import Json
-from kessen.engine.set_data import read_toml, toml_key, toml_pairs
+from kessen.engine.set_data import read_toml, set_shape, toml_key, toml_pairs
 from kessen.games.kobo.deck_rules import deck_problems
 from kessen.games.kobo.decks import DECKS_DIR, OPTION_DECKS_DIR, Deck, _DeckModel
 from kessen.games.kobo.schema import (
@@ -173,28 +173,10 @@ def normalize(data: Json) -> Json:
 
 def validate(data: Any) -> list[FieldProblem]:
     """Every problem of a set's JSON form, by field (empty when Kōbō can play it)."""
-    if not isinstance(data, Mapping):
-        return [
-            problem(
-                "",
-                Said(
-                    'a card set is an object {"version", "cards", "decks"}',
-                    "カードセットは version・cards・decks を持つ表（オブジェクト）です",
-                ),
-            )
-        ]
-    data = normalize(dict(data))
-    problems = [
-        problem(
-            toml_key(str(key)),
-            Said(
-                "unknown field (a set holds version, cards and decks)",
-                "知らない項目です（セットにあるのは version・cards・decks です）",
-            ),
-        )
-        for key in data
-        if key not in _TOP
-    ]
+    form, problems = set_shape(data, _TOP, normalize)
+    if form is None:
+        return problems
+    data = form
     version = data.get("version", 1)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         problems.append(

@@ -47,7 +47,7 @@ from kessen.engine.card_sets import (
     require_text,
 )
 from kessen.engine.contract import Json
-from kessen.engine.set_data import read_toml, toml_key, toml_pairs
+from kessen.engine.set_data import read_toml, set_shape, toml_key, toml_pairs
 from kessen.games.maken.cards import (
     DATA,
     Card,
@@ -142,28 +142,10 @@ def normalize(data: Json) -> Json:
 
 def validate(data: Any) -> list[FieldProblem]:
     """Every problem of a set's JSON form, by field (empty when Maken can play it)."""
-    if not isinstance(data, Mapping):
-        return [
-            problem(
-                "",
-                Said(
-                    'a card set is an object {"cards", "decks"}',
-                    "カードセットは cards と decks を持つ表（オブジェクト）です",
-                ),
-            )
-        ]
-    data = normalize(dict(data))
-    problems = [
-        problem(
-            toml_key(str(key)),
-            Said(
-                "unknown field (a set holds cards and decks)",
-                "知らない項目です（セットにあるのは cards と decks です）",
-            ),
-        )
-        for key in data
-        if key not in ("cards", "decks")
-    ]
+    form, problems = set_shape(data, ("cards", "decks"), normalize)
+    if form is None:
+        return problems
+    data = form
     cards, card_problems = _cards(data.get("cards"))
     problems += card_problems
     raw = data.get("cards")
