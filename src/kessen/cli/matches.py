@@ -39,6 +39,8 @@ from kessen.games.kobo.decks import deck_to_json, starter_decks
 from kessen.server.app import DEFAULT_PACE
 from kessen.server.com_pool import ComPool
 from kessen.server.leases import Sharing, default_owner
+from kessen.server.limits import EVICT_AFTER
+from kessen.server.renewal import GROWTH_MB
 from kessen.server.run import DEFAULT_PORT, PortInUseError, Unguarded, serve
 from kessen.server.security import normalize_origin
 from kessen.store.backend import is_postgres
@@ -356,6 +358,27 @@ def play(
             "server answers as one serving the network (saved decks: this machine's only).",
         ),
     ] = None,
+    renew_after: Annotated[
+        float,
+        typer.Option(
+            "--renew-after",
+            metavar="MB",
+            min=0.0,
+            help="Once every match has left memory and the server has grown by this many MB "
+            "since it started, it renews its process in place (same port, same address; "
+            "nothing is lost): CPython keeps most of what a load took. 0: never.",
+        ),
+    ] = GROWTH_MB,
+    keep_finished: Annotated[
+        float,
+        typer.Option(
+            "--keep-finished",
+            metavar="SECONDS",
+            min=0.0,
+            help="How long a finished match stays in memory for its page (its record stays "
+            "in the store).",
+        ),
+    ] = EVICT_AFTER,
 ) -> None:
     """Play Kōbō, TWGP or Project Maken in the browser: start the game server on 127.0.0.1 and
     open the page, whose start screen offers every game.
@@ -386,8 +409,9 @@ def play(
             fail(f"cannot open the match store: {err}")
     sharing = _sharing(shared, owner_id, lease_seconds, store)
     com = _com_pool(ray, com_workers, store)
+    renewal = None
     try:
-        serve(
+        renewal = serve(
             port=port,
             pace=pace,
             open_browser=not no_browser,
@@ -397,6 +421,9 @@ def play(
             com_pool=com,
             sharing=sharing,
             proxy=proxy,
+            # On a Ray cluster a renewal would join it again: such a server does not renew.
+            renew_after_mb=renew_after if ray is None else None,
+            keep_finished=keep_finished,
         )
     except PortInUseError as err:
         fail(str(err.strerror))
@@ -409,6 +436,8 @@ def play(
             com.close()
         if store is not None:
             store.close()
+    if renewal is not None:  # every match has left memory, the store is closed: start afresh
+        renewal.execute()
 
 
 def _sharing(

@@ -346,6 +346,11 @@ class BalanceRuns:
         self._closing = False
         self._cache: dict[tuple[int, str], tuple[tuple[int, ...], Json]] = {}
 
+    def busy(self) -> bool:
+        """Whether a run is queued or running (a server renewing its process waits for it)."""
+        with self._cond:
+            return any(job.state in ("queued", "running") for job in self._jobs.values())
+
     # --- where the games run ------------------------------------------------------------
 
     def backend_kind(self) -> Json:

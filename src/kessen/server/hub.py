@@ -34,6 +34,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import gc
+import hashlib
 import logging
 import time
 from collections import OrderedDict
@@ -148,7 +149,8 @@ class Hub:
     ended: dict[str, float] = field(default_factory=dict)
     """When each finished session was first seen finished (monotonic seconds)."""
     gone: OrderedDict[str, tuple[int | None, frozenset[str]]] = field(default_factory=OrderedDict)
-    """Evicted sessions: their record's match id and their tokens."""
+    """Evicted sessions: their record's match id and the digests of their tokens
+    (:func:`token_digest`: what a renewed process is handed holds no token)."""
     closing: set[asyncio.Task[None]] = field(default_factory=set)
     """Connections of evicted sessions being told and closed, and departures being told."""
     idle_after: float = IDLE_AFTER
@@ -169,6 +171,8 @@ class Hub:
     """The message rate limit of each client address, over all its connections."""
     leases: Leases | None = None
     """The leases of a server sharing its store with other processes (none alone)."""
+    left: int = 0
+    """Sessions that have left this process's memory (evicted, abandoned or moved)."""
 
     def add(self, session: Session, owner: str | None = None) -> None:
         """Register a session (started by client ``owner``) and start driving its COM seats;
@@ -464,6 +468,7 @@ class Hub:
         self.idle_since.pop(session_id, None)
         self.visited.discard(session_id)
         self.owners.pop(session_id, None)
+        self.left += 1
         if moved:
             for client in self.clients.pop(session_id, set()):
                 closing = asyncio.get_running_loop().create_task(_close_moved(client.ws))
@@ -472,7 +477,7 @@ class Hub:
             _log.info("session %s left this process: %s", session_id, why)
             return
         match_id = session.recorder.match_id if session.recorder is not None else None
-        self.gone[session_id] = (match_id, frozenset(session.tokens))
+        self.gone[session_id] = (match_id, frozenset(map(token_digest, session.tokens)))
         while len(self.gone) > EVICTED_KEPT:
             self.gone.popitem(last=False)
         message = error("evicted", self.evicted_message(session_id) + f" ({why})")
@@ -495,7 +500,10 @@ class Hub:
     def was_evicted(self, session_id: str, token: str) -> bool:
         """Whether ``session_id`` was evicted and ``token`` was one of its tokens."""
         entry = self.gone.get(session_id)
-        return entry is not None and any(same_secret(token, t) for t in entry[1])
+        if entry is None:
+            return False
+        digest = token_digest(token)
+        return any(same_secret(digest, known) for known in entry[1])
 
     def sweep(self, now: float | None = None) -> list[str]:
         """Evict the finished sessions whose grace period is over and that nobody watches,
@@ -577,6 +585,11 @@ def _current_task() -> asyncio.Task[Any] | None:
     with contextlib.suppress(RuntimeError):
         return asyncio.current_task()
     return None
+
+
+def token_digest(token: str) -> str:
+    """The digest of a session token that an evicted session is recognised by."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def release_memory() -> None:

@@ -22,6 +22,7 @@ import time
 import webbrowser
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import uvicorn
 
@@ -29,6 +30,8 @@ from kessen.server.app import DEFAULT_COM, DEFAULT_PACE, create_app
 from kessen.server.com_pool import ComPool
 from kessen.server.leases import Sharing
 from kessen.server.leases import describe as describe_sharing
+from kessen.server.limits import EVICT_AFTER
+from kessen.server.renewal import Renewal, inherited, load_gone, resident_bytes, supported
 from kessen.server.security import LOOPBACK, WILDCARDS, Guard
 from kessen.server.share import share_origin
 from kessen.store.records import MatchStore
@@ -118,8 +121,10 @@ def _config(
     com_pool: ComPool | None = None,
     sharing: Sharing | None = None,
     proxy: str | None = None,
+    keep_finished: float = EVICT_AFTER,
 ) -> uvicorn.Config:
     app = create_app(
+        evict_after=keep_finished,
         pace=pace,
         store=store,
         host=host,
@@ -157,7 +162,9 @@ def serve(
     com_pool: ComPool | None = None,
     sharing: Sharing | None = None,
     proxy: str | None = None,
-) -> None:
+    renew_after_mb: float | None = None,
+    keep_finished: float = EVICT_AFTER,
+) -> Renewal | None:
     """Serve until interrupted; print the URL and open it in a browser when possible.
 
     Matches are recorded in ``store`` (unfinished ones resume when the server starts again).
@@ -168,15 +175,30 @@ def serve(
     ``sharing``: one of several processes sharing ``store`` (:mod:`kessen.server.leases`);
     ``proxy``: the address of the reverse proxy in front of it (its ``X-Forwarded-For`` is
     trusted, and the server answers as one serving the network).
+    ``renew_after_mb``: once every match has left memory and the process has grown by that
+    many MB, it stops serving and returns its :class:`~kessen.server.renewal.Renewal`, to be
+    executed once the store is closed (:mod:`kessen.server.renewal`); None: never.
+    A server so renewed serves on the socket handed over, and says so in one line.
+    ``keep_finished``: seconds a finished match stays in memory for its page.
     """
     if not pace >= 0:
         raise ValueError(f"pace must be a number of seconds, 0 or more, not {pace}")
     notice: list[str] = []
-    sock = listening_socket(port, host, notice=notice)
+    handed = inherited()
+    sock = handed[0] if handed is not None else listening_socket(port, host, notice=notice)
     port = int(sock.getsockname()[1])
     config = _config(
-        port, pace, host, store, allow_origins, com_pool=com_pool, sharing=sharing, proxy=proxy
+        port,
+        pace,
+        host,
+        store,
+        allow_origins,
+        com_pool=com_pool,
+        sharing=sharing,
+        proxy=proxy,
+        keep_finished=keep_finished,
     )
+    app: Any = config.app
     wide = host.strip("[]") not in LOOPBACK
     if wide and not guarded(config.app):
         sock.close()
@@ -184,10 +206,64 @@ def serve(
             f"refusing to serve other machines on {host}: the application has no Origin and "
             "Host checks (kessen.server.security.Guard)"
         )
-    for line in notice:
-        print(line, flush=True)
     local = "127.0.0.1" if host.strip("[]") in WILDCARDS else host
     url = f"http://{local}:{port}/"
+    if handed is not None:
+        _, before, gone = handed
+        if gone is not None:
+            load_gone(app.state.hub, gone)
+        print(_renewed_line(url, before), flush=True)
+    else:
+        _announce(url, notice, host, port, wide, open_browser, store, sharing)
+    # COM thinks in worker threads. With the interpreter's default switch interval (5 ms), a
+    # thinking COM holds the GIL that long whenever the event loop gives it up (at every
+    # socket write), which adds up to tens of milliseconds per answer under load.
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    server = uvicorn.Server(config)
+    renewal = None
+    if renew_after_mb is not None and renew_after_mb > 0 and supported():
+        balance = app.state.balance
+        renewal = Renewal(
+            int(renew_after_mb * 1_000_000),
+            busy=balance.busy if balance is not None else lambda: False,
+        )
+        renewal.watch(server, app.state.hub, sock)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        if renewal is not None:
+            renewal.stop()
+        sock.close()
+    return renewal if renewal is not None and renewal.due else None
+
+
+def _renewed_line(url: str, before: int | None) -> str:
+    """What a renewed server says: its memory before and now, and that it serves on."""
+    now = resident_bytes()
+    sizes = (
+        f"{before / 1e6:.0f} MB -> {now / 1e6:.0f} MB"
+        if before is not None and now is not None
+        else "a fresh heap"
+    )
+    return (
+        f"Kessen renewed its process in place ({sizes}; every match had left memory, their "
+        f"records are in the store) and still serves {url}"
+    )
+
+
+def _announce(
+    url: str,
+    notice: list[str],
+    host: str,
+    port: int,
+    wide: bool,
+    open_browser: bool,
+    store: MatchStore | None,
+    sharing: Sharing | None,
+) -> None:
+    """Print the notices and the URL of a server started anew, and open it in a browser."""
+    for line in notice:
+        print(line, flush=True)
     print(f"Kessen is running at {url}  (Ctrl+C to stop)", flush=True)
     if wide:
         share = share_origin(host, port)
@@ -209,14 +285,6 @@ def serve(
         print(f"Matches are recorded in {store.path}", flush=True)
     if sharing is not None:
         print(describe_sharing(sharing), flush=True)
-    # COM thinks in worker threads. With the interpreter's default switch interval (5 ms), a
-    # thinking COM holds the GIL that long whenever the event loop gives it up (at every
-    # socket write), which adds up to tens of milliseconds per answer under load.
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    try:
-        uvicorn.Server(config).run(sockets=[sock])
-    finally:
-        sock.close()
 
 
 @contextmanager
