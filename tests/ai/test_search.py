@@ -224,3 +224,20 @@ def test_keyed_reveals_leave_the_cheating_control_unchanged() -> None:
         )
         assert keyed.candidates == merged.candidates
     assert any(revealed)  # some searched world did flip a trap
+
+
+def test_a_level_may_be_given_another_iteration_budget() -> None:
+    from kessen.ai.levels import level, variant
+    from kessen.ai.tournament import check_matchups
+
+    bigger = variant("ismcts-strong=2000")
+    assert bigger.iterations == 2000 and bigger.key == "ismcts-strong=2000"
+    assert bigger.deep and bigger.seconds == level("ismcts-strong").seconds
+    assert variant("ismcts-normal") == level("ismcts-normal")
+    for bad in ("ismcts-strong=0", "ismcts-strong=x", "ismcts-strong="):
+        with pytest.raises(ValueError, match="positive integer"):
+            variant(bad)
+    with pytest.raises(KeyError):
+        variant("ismcts-mighty=10")
+    assert check_matchups(["ismcts-strong=40:heuristic@2"], "twgp", 1, 1) == ""
+    assert "positive integer" in check_matchups(["ismcts-strong=-1:heuristic"], "twgp", 1, 1)

@@ -14,7 +14,7 @@ Register the levels as COM players of a ruleset with :func:`factory`, weakest fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kessen.ai.ismcts import Budget, SearchConfig, SearchHooks, SearchPlayer, hooks_for
 from kessen.engine.players import Player
@@ -76,9 +76,24 @@ def level(key: str) -> Level:
     raise KeyError(f"unknown level {key!r}; known: {', '.join(x.key for x in LEVELS)}")
 
 
-def make_player(ruleset: str, key: str, seed: int, hooks: SearchHooks | None = None) -> Player:
-    """A search player of level ``key`` for ``ruleset``, deciding from its view only."""
+def variant(spec: str) -> Level:
+    """The level ``spec`` names: a level's key, or a key and another iteration budget as
+    ``KEY=ITERATIONS`` (``ismcts-strong=2000``: experiments and tournaments; the time cap
+    stays the level's). Raises ``KeyError`` for an unknown key, ``ValueError`` for a budget
+    that is not a positive integer."""
+    key, sep, budget = spec.partition("=")
     chosen = level(key)
+    if not sep:
+        return chosen
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"{spec!r}: the iterations after '=' must be a positive integer")
+    return replace(chosen, key=spec, iterations=int(budget))
+
+
+def make_player(ruleset: str, key: str, seed: int, hooks: SearchHooks | None = None) -> Player:
+    """A search player of level ``key`` for ``ruleset`` (a key, or ``KEY=ITERATIONS``:
+    :func:`variant`), deciding from its view only."""
+    chosen = variant(key)
     chosen_hooks = hooks or hooks_for(ruleset, deep=chosen.deep)
     return SearchPlayer(chosen.key, chosen_hooks, chosen.config(), seed)
 

@@ -16,6 +16,9 @@ its own experiment:
   only ever reads it through ``resample_from_infostate`` (our honest resampler);
   ``openspiel-ismcts-eval`` is the same bot with our rollout and evaluation as its evaluator.
 
+A level may be given another iteration budget as ``KEY=ITERATIONS`` (``ismcts-strong=2000``,
+``cheater-ismcts-strong=2000``): what a bigger budget buys, measured on the same deals.
+
 Usage (the lead wires it as ``kessen tournament``)::
 
     python -m kessen.ai.tournament --suite levels --suite honesty --suite peer --json out.json
@@ -118,7 +121,7 @@ def _build(name: str, ruleset: str, seed: int, peer_seconds: float) -> Player:
         from kessen.ai.cheater import CheatingPlayer
         from kessen.ai.ismcts import hooks_for
 
-        chosen = levels.level(level_key)
+        chosen = levels.variant(level_key)
         hooks = hooks_for(ruleset, deep=chosen.deep)
         knows_draws = control == "cheater"
         return CheatingPlayer(name, hooks, chosen.config(), seed, knows_draws=knows_draws)
@@ -128,7 +131,7 @@ def _build(name: str, ruleset: str, seed: int, peer_seconds: float) -> Player:
         return OpenSpielISMCTSPlayer(
             seed=seed, seconds=peer_seconds, our_evaluator=name.endswith("-eval")
         )
-    if any(item.key == name for item in levels.LEVELS):
+    if any(item.key == name.partition("=")[0] for item in levels.LEVELS):
         return levels.make_player(ruleset, name, seed)
     rules = registry.get(ruleset)
     if name not in rules.players:
@@ -459,6 +462,8 @@ def check_matchups(matchups: Sequence[str], ruleset: str, best_of: int, seed: in
             except KeyError as err:
                 known = ", ".join(rules.players)
                 return f"{err.args[0]} for --ruleset {ruleset}; known: {known} (and search levels)"
+            except ValueError as err:
+                return str(err)
         job = pair_jobs(ruleset, a, b, 0, best_of, 0.0, seed, True)[0]
         config: dict[str, Any] = dict(rules.default_config)
         if "decks" in config:
