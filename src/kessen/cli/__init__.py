@@ -100,6 +100,26 @@ def tournament(ctx: typer.Context) -> None:
     raise typer.Exit(tournament_main(ctx.args))
 
 
+@app.command(
+    context_settings={
+        "allow_extra_args": True,
+        "ignore_unknown_options": True,
+        "help_option_names": [],
+    }
+)
+def ladder(ctx: typer.Context) -> None:
+    """The COM levels' ladder in every game (やさしい < 定石 < ふつう < つよい): each step played
+    on the tournament's deals and tested (95% Wilson intervals), Kōbō's honesty control and
+    OpenSpiel peer included.
+
+    ``kessen ladder [--rulesets kobo,twgp,maken] [--games 200] [--md FILE] [--json-dir DIR]``;
+    ``--help`` lists every option.
+    """
+    from kessen.ai.ladder import ladder_main
+
+    raise typer.Exit(ladder_main(ctx.args))
+
+
 def main() -> None:
     """Run the command line (``python -m kessen.cli``)."""
     app()
