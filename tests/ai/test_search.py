@@ -97,7 +97,7 @@ def test_iteration_budget_is_exact_and_time_budget_is_respected() -> None:
     assert state.pending is not None
     view, legal = state.view(state.pending.seat), state.legal_actions()
     hooks = hooks_for("kobo")
-    result = search(view, legal, hooks, SearchConfig(Budget(37)), seed=1)
+    result = search(view, legal, hooks, SearchConfig(Budget(37), settle=False), seed=1)
     assert result.iterations == 37
     start = time.perf_counter()
     timed = search(view, legal, hooks, SearchConfig(Budget(None, 0.3)), seed=1)
@@ -241,3 +241,35 @@ def test_a_level_may_be_given_another_iteration_budget() -> None:
         variant("ismcts-mighty=10")
     assert check_matchups(["ismcts-strong=40:heuristic@2"], "twgp", 1, 1) == ""
     assert "positive integer" in check_matchups(["ismcts-strong=-1:heuristic"], "twgp", 1, 1)
+
+
+@pytest.mark.parametrize("ruleset", ["kobo", "twgp", "maken"])
+def test_a_settled_search_stops_early_with_the_whole_budgets_answer(ruleset: str) -> None:
+    """Stopping once no iteration left can change the most visited action gives the answer of
+    the whole budget in every position (a mutation that stops 20 iterations sooner fails it)."""
+    from kessen.ai.levels import level
+    from kessen.engine import registry
+
+    rules = registry.get(ruleset)
+    hooks = hooks_for(ruleset)
+    normal = level("ismcts-normal").config(timed=False)
+    whole = SearchConfig(Budget(160), normal.exploration, normal.prior_weight, settle=False)
+    settled = SearchConfig(Budget(160), normal.exploration, normal.prior_weight)
+    positions = saved = 0
+    for seed in range(2):
+        state = rules.new_game(rules.default_config, seed)
+        players = {s: rules.players["heuristic"](seed + s) for s in (0, 1)}
+        step = 0
+        while state.pending is not None and step < 60:
+            pending, legal = state.pending, state.legal_actions()
+            view = state.view(pending.seat)
+            if len(legal) > 1 and step % 5 == 0:
+                full = search(view, legal, hooks, whole, seed=step)
+                short = search(view, legal, hooks, settled, seed=step)
+                assert short.action == full.action, (seed, step)
+                assert short.iterations <= full.iterations
+                positions += 1
+                saved += full.iterations - short.iterations
+            state.apply(players[pending.seat].choose(state.decision_view(pending.seat), legal))
+            step += 1
+    assert positions >= 6 and saved > 0, (positions, saved)

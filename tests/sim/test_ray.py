@@ -39,3 +39,17 @@ def test_local_and_ray_give_identical_per_game_results() -> None:
     assert on_ray.backend == "ray"
     assert identity(on_ray) == identity(local)
     assert on_ray.stats == local.stats
+
+
+def test_an_address_nobody_answers_is_refused_at_once() -> None:
+    """``kessen sim --ray HOST:PORT`` with nothing there: one line within seconds (Ray alone
+    would retry for minutes)."""
+    import time
+
+    from kessen.sim.backends import BackendError
+    from kessen.sim.backends import RayBackend as Backend
+
+    began = time.monotonic()
+    with pytest.raises(BackendError, match=r"nothing answers at 127\.0\.0\.1:1"):
+        Backend("127.0.0.1:1")
+    assert time.monotonic() - began < 10

@@ -20,7 +20,10 @@ with their visits and estimated win rates, the "why" of the choice (what the sea
 
 A budget is a number of iterations and/or seconds. With an iteration budget the search is a
 pure function of (view, legal, seed): the random generator is seeded from the player's seed and
-the view's prompt id, so a seeded game replays the same decisions.
+the view's prompt id, so a seeded game replays the same decisions. The search stops before its
+budget once the most visited root action leads every other by more than the iterations left
+(:func:`_settled`): the answer is the one the whole budget gives, found sooner, so a level may
+be given a large budget that it spends only on close decisions.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
@@ -106,6 +109,9 @@ class SearchConfig:
     tree_prior_weight: float = 0.0
     #: The bonus at the opponent's nodes instead, if given (a model of how the opponent plays).
     opponent_prior_weight: float | None = None
+    #: Stop once no iteration left can change the answer (:func:`_settled`); off, the search
+    #: runs its whole budget (the same answer, more visits: for tests and analyses).
+    settle: bool = True
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,26 @@ class SearchResult:
     def explanation(self, top: int = 3) -> list[Json]:
         """The top candidates as JSON, for the "why" of the move."""
         return [c.to_json() for c in self.candidates[:top]]
+
+
+SETTLED_EVERY: Final = 7
+"""The search checks every 8 iterations (a mask) whether its answer is settled."""
+
+
+def _settled(children: dict[Action, Node], allowed: set[Action], remaining: int) -> bool:
+    """Whether the most visited root action leads every other by more than the ``remaining``
+    iterations: no iteration left can change the answer (each adds one visit to one root
+    action), so the search stops early with the answer the whole budget would give."""
+    first = second = 0
+    for action, child in children.items():
+        if action not in allowed:
+            continue
+        visits = child.visits
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > remaining
 
 
 UNASKED = Action.of("?unasked")
@@ -204,11 +230,19 @@ def search(
     limit = budget.iterations if budget.iterations is not None else 1 << 62
     deadline = start + budget.seconds if budget.seconds is not None else math.inf
     c = config.exploration
+    settle = config.settle and budget.iterations is not None
     log = math.log
     sqrt = math.sqrt
     done = 0
     while done < limit:
         if done and time.perf_counter() >= deadline:
+            break
+        if (
+            settle
+            and done & SETTLED_EVERY == 0
+            and done
+            and _settled(root.children, allowed, limit - done)
+        ):
             break
         state = sample(done)
         node = root

@@ -29,14 +29,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import socket
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
 from kessen.server.com_pool import WORKER_NICENESS, ClusterGone, decide
-from kessen.sim.backends import BackendError, ray_module
+from kessen.sim.backends import BackendError, ray_module, refuse_unreachable
 
 RAY_RETRIES: Final = 1
 """How many times Ray runs a decision again whose worker died, before the server makes it."""
@@ -46,8 +45,6 @@ no search takes 3 s (:data:`kessen.ai.levels.STRONGEST_SECONDS` is its cap), and
 shared by several servers queues at most their other decisions in flight."""
 PROBE_TIMEOUT: Final = 120.0
 """Seconds the first task (a worker importing Kessen) may take when the server starts."""
-CONNECT_TIMEOUT: Final = 5.0
-"""Seconds to reach a cluster's address before joining it (Ray itself tries for minutes)."""
 
 _niced = False
 
@@ -76,32 +73,6 @@ def ray_probe() -> str:
 def _gone_errors(ray: Any) -> tuple[type[BaseException], ...]:
     """The errors of a task that mean the cluster, not the task, is gone."""
     return (ray.exceptions.LocalRayletDiedError, ConnectionError)
-
-
-def _endpoint(address: str) -> tuple[str, int] | None:
-    """The host and port of a cluster's address (``ray://HOST:PORT`` or ``HOST:PORT``)."""
-    host, colon, port = address.removeprefix("ray://").rpartition(":")
-    if not colon or not port.isdigit():
-        return None
-    return host.strip("[]") or "127.0.0.1", int(port)
-
-
-def _refuse_unreachable(address: str, given: str, source: str = "") -> None:
-    """:class:`~kessen.sim.backends.BackendError` if nothing accepts a connection at
-    ``address`` (which ``source`` named, if not the user) within :data:`CONNECT_TIMEOUT`
-    seconds: Ray would keep trying for minutes."""
-    endpoint = _endpoint(address)
-    if endpoint is None:
-        return
-    try:
-        socket.create_connection(endpoint, timeout=CONNECT_TIMEOUT).close()
-    except OSError as err:
-        where = f"{endpoint[0]}:{endpoint[1]}"
-        why = err.strerror or type(err).__name__
-        named = f" ({source})" if source else ""
-        raise BackendError(
-            f"cannot join Ray at {given!r}: nothing answers at {where}{named}: {why}"
-        ) from None
 
 
 def _named_cluster(ray: Any) -> tuple[str, str] | None:
@@ -176,11 +147,11 @@ class RayCom:
             if address in ("auto", ""):
                 named = _named_cluster(ray)
                 if named is not None:
-                    _refuse_unreachable(named[0], address, named[1])
+                    refuse_unreachable(named[0], address, named[1])
                 options["include_dashboard"] = False
             else:
                 if address != "local":
-                    _refuse_unreachable(address, address)
+                    refuse_unreachable(address, address)
                 options["address"] = address
             try:
                 ray.init(**options)

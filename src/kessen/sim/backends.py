@@ -16,10 +16,11 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import socket
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -128,6 +129,36 @@ def ray_module() -> Any:
         ) from None
 
 
+CONNECT_TIMEOUT: Final = 5.0
+"""Seconds to reach a cluster's address before joining it (Ray itself tries for minutes)."""
+
+
+def _endpoint(address: str) -> tuple[str, int] | None:
+    """The host and port of a cluster's address (``ray://HOST:PORT`` or ``HOST:PORT``)."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return None
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def refuse_unreachable(address: str, given: str, source: str = "") -> None:
+    """:class:`~kessen.sim.backends.BackendError` if nothing accepts a connection at
+    ``address`` (which ``source`` named, if not the user) within :data:`CONNECT_TIMEOUT`
+    seconds: Ray would keep trying for minutes."""
+    endpoint = _endpoint(address)
+    if endpoint is None:
+        return
+    try:
+        socket.create_connection(endpoint, timeout=CONNECT_TIMEOUT).close()
+    except OSError as err:
+        where = f"{endpoint[0]}:{endpoint[1]}"
+        why = err.strerror or type(err).__name__
+        named = f" ({source})" if source else ""
+        raise BackendError(
+            f"cannot join Ray at {given!r}: nothing answers at {where}{named}: {why}"
+        ) from None
+
+
 class RayBackend(Backend):
     """Ray tasks (one CPU each).
 
@@ -143,6 +174,8 @@ class RayBackend(Backend):
         self._ray = ray
         self._owned = False
         if not ray.is_initialized():
+            if address not in ("auto", "local", ""):
+                refuse_unreachable(address, address)  # Ray alone retries for minutes
             try:
                 if address in ("auto", "local", ""):
                     ray.init(
