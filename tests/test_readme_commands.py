@@ -54,11 +54,13 @@ SIZE: dict[str, list[str]] = {
     "sim": ["--games", "1", "--workers", "1"],
     "tournament --suite": ["--games", "0"],
     "tournament --match": ["--games", "1", "--processes", "1"],
+    "ladder": ["--games", "0"],
 }
 """Options added to a form (by its first words) to keep it small: the fewest games the command
 accepts. A tournament suite plays best-of-three matches of the strongest search levels (over
-three minutes a suite at ``--games 1`` on two cores), so the suites run with ``--games 0``,
-which checks every matchup's players and first deal; ``--match`` plays real games."""
+three minutes a suite at ``--games 1`` on two cores), so the suites and the ladder run with
+``--games 0``, which checks every matchup's players and first deal; ``--match`` plays real
+games."""
 
 ALIASES = {"kobo": ("kobo", "kōbō"), "twgp": ("twgp",), "maken": ("maken",)}
 """How a ``--help`` may name each ruleset."""
@@ -293,10 +295,10 @@ def _size(words: list[str]) -> list[str]:
 
 
 def _documented(words: list[str], option: str) -> bool:
-    """Whether the command ``kessen WORDS…`` has the option ``option`` (``tournament`` passes
-    its arguments on: its ``--help`` lists them)."""
-    if words[0] == "tournament":
-        return option in runner.invoke(app, ["tournament", "--help"]).output
+    """Whether the command ``kessen WORDS…`` has the option ``option`` (``tournament`` and
+    ``ladder`` pass their arguments on: their ``--help`` lists them)."""
+    if words[0] in ("tournament", "ladder"):
+        return option in runner.invoke(app, [words[0], "--help"]).output
     command = _click_command(words)
     return any(option in getattr(p, "opts", ()) for p in command.params)
 

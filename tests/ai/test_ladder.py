@@ -51,7 +51,7 @@ def test_the_table_names_each_step_and_its_verdict() -> None:
     ("argv", "message"),
     [
         (["--rulesets", "chess"], "known: kobo, twgp, maken"),
-        (["--games", "0"], "--games: expected 1 or more"),
+        (["--games", "-1"], "--games: expected 0 or more"),
         (["--resume"], "--resume needs --json-dir"),
     ],
 )

@@ -73,8 +73,18 @@ def render(ruleset: str, summaries: Sequence[Json]) -> str:
 def ladder_main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry: ``kessen ladder [--rulesets R,...] [--games N] ...``."""
     parser = argparse.ArgumentParser(prog="kessen ladder", description=__doc__.split("\n")[0])
-    parser.add_argument("--rulesets", default=",".join(RULESETS))
-    parser.add_argument("--games", type=int, default=200, help="games per matchup")
+    parser.add_argument(
+        "--rulesets",
+        default=",".join(RULESETS),
+        help="the games, comma-separated: kobo (Kōbō), twgp (TWGP), maken (Project Maken); "
+        "default all three",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=200,
+        help="games per matchup; 0 checks every matchup's players and first deal without playing",
+    )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026, help="the deals' seed")
     parser.add_argument("--md", type=Path, default=None, help="write the tables here")
@@ -89,14 +99,17 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
     unknown = [r for r in rulesets if r not in RULESETS]
     if unknown or not rulesets:
         parser.error(f"--rulesets: {', '.join(unknown) or 'none'}; known: {', '.join(RULESETS)}")
-    if args.games < 1:
-        parser.error(f"--games: expected 1 or more, got {args.games}")
+    if args.games < 0:
+        parser.error(f"--games: expected 0 or more, got {args.games}")
     if args.resume and args.json_dir is None:
         parser.error("--resume needs --json-dir")
     for ruleset in rulesets:
         problem = check_matchups(matchups(ruleset, args.games), ruleset, 3, args.seed)
         if problem:
             parser.error(f"{ruleset}: {problem}")
+    if args.games == 0:
+        print(f"the ladder's matchups of {', '.join(rulesets)} checked; no game played (--games 0)")
+        return 0
     if args.json_dir is not None:
         args.json_dir.mkdir(parents=True, exist_ok=True)
     sections = []
