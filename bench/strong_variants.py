@@ -7,7 +7,7 @@ best-of-three matches (``kessen.ai.tournament.pair_jobs``: seed 2026, mirror dec
 swapped) of ``ismcts-strong`` against ``heuristic`` and prints the win rate with its Wilson 95%
 interval, as one JSON line. Settings, joined with ``+``:
 
-- ``iterations=N``: the search budget of つよい (250 committed);
+- ``iterations=N``: the search budget of つよい (1500 committed);
 - ``exploration=X``: the UCB exploration constant of つよい (0.25 committed);
 - ``turns=N``: the deep model's rollout length in turns (``DEEP_TURNS``, 2 committed);
 - ``epsilon=X``: the share of random deviations in rollouts (``EPSILON``, 0.1 committed);

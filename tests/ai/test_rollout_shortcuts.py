@@ -121,7 +121,7 @@ def test_the_search_sees_the_same_with_and_without_shortcuts(
     state = _mid_game(7)
     assert state.pending is not None
     view, legal = state.view(state.pending.seat), state.legal_actions()
-    config = SearchConfig(Budget(120, None), 0.25, 0.3)
+    config = SearchConfig(Budget(120, None), 0.25, 0.3, settle=False)
     hooks = hooks_for("kobo", deep=deep)
     fast = search(view, legal, hooks, config, seed=5)
 

@@ -20,10 +20,11 @@ from kessen.ai.ismcts import Budget, SearchConfig, SearchHooks, SearchPlayer, ho
 from kessen.engine.players import Player
 from kessen.engine.registry import PlayerFactory
 
-STRONGEST_SECONDS = 2.5
+STRONGEST_SECONDS = 1.8
 """The time cap of every level's search (checked after every iteration); with the world
-rebuilding and the view around it, no decision takes 3 s even on a slow or loaded core. On an
-idle core the iteration budget ends the search long before (see docs/com-levels.md)."""
+rebuilding and the view around it, no decision takes 2 s even on a slow or loaded core. On an
+idle core the iteration budget ends the search before, or its settling (the answer can no longer
+change) sooner still (see docs/com-levels.md)."""
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,8 @@ class Level:
 
 LEVELS: tuple[Level, ...] = (
     Level("ismcts-easy", "やさしい", "Easy", iterations=12, prior_weight=0.0),
-    Level("ismcts-normal", "ふつう", "Normal", iterations=60),
-    Level("ismcts-strong", "つよい", "Strong", iterations=250, deep=True),
+    Level("ismcts-normal", "ふつう", "Normal", iterations=200),
+    Level("ismcts-strong", "つよい", "Strong", iterations=1500, deep=True),
 )
 """The levels, weakest first."""
 
