@@ -273,3 +273,33 @@ def test_a_settled_search_stops_early_with_the_whole_budgets_answer(ruleset: str
             state.apply(players[pending.seat].choose(state.decision_view(pending.seat), legal))
             step += 1
     assert positions >= 6 and saved > 0, (positions, saved)
+
+
+def test_the_easiest_level_slips_where_a_small_search_beats_the_heuristic() -> None:
+    """やさしい answers some decisions with a random legal action in TWGP and Project Maken
+    (seeded: the same view gives the same slip), never in Kōbō; the explanation still shows the
+    search's candidates."""
+    from kessen.ai.levels import level, make_player, variant
+
+    easy = level("ismcts-easy")
+    assert easy.mistakes_in("kobo") == 0.0 and easy.mistakes_in("maken") > 0
+    assert easy.mistakes_in("twgp") > 0
+    assert variant("ismcts-easy%30").mistakes_in("kobo") == 0.3
+    with pytest.raises(ValueError, match="percentage"):
+        variant("ismcts-easy%101")
+    state = _mid_game(3)
+    assert state.pending is not None
+    view, legal = state.view(state.pending.seat), state.legal_actions()
+    always = SearchPlayer("slips", hooks_for("kobo"), SearchConfig(Budget(12)), 4, mistakes=1.0)
+    never = SearchPlayer("sure", hooks_for("kobo"), SearchConfig(Budget(12)), 4)
+    picks = set()
+    for seed in range(12):
+        always.seed = never.seed = seed
+        slip = always.choose(view, legal)
+        assert slip == always.choose(view, legal) and slip in legal  # seeded
+        never.choose(view, legal)
+        assert always.last_explanation == never.last_explanation  # the same search shown
+        picks.add(slip)
+    assert len(picks) > 1  # drawn, not the search's one answer
+    kobo_easy = make_player("kobo", "ismcts-easy", 1)
+    assert isinstance(kobo_easy, SearchPlayer) and kobo_easy.mistakes == 0.0

@@ -161,6 +161,9 @@ def _settled(children: dict[Action, Node], allowed: set[Action], remaining: int)
     return first - second > remaining
 
 
+MISTAKE_SALT: Final = 0x5EED_0F_511B
+"""Mixed into the decision seed for a level's slips (a stream apart from the search's)."""
+
 UNASKED = Action.of("?unasked")
 """Marks a node whose state prior has not been asked yet (never a legal action)."""
 
@@ -320,6 +323,11 @@ class SearchPlayer:
 
     After each ``choose`` the reasons are in ``last_explanation`` (top candidates with visits
     and estimated win rates) and the whole :class:`SearchResult` in ``last_result``.
+
+    ``mistakes``: the share of searched decisions in which it plays a legal action drawn at
+    random instead of the search's answer (the easiest level's slips, where a small search
+    alone already beats the rule-based COM); the draw is seeded like the search, so a seeded
+    game still replays, and the explanation still shows what the search found.
     """
 
     def __init__(
@@ -329,12 +337,14 @@ class SearchPlayer:
         config: SearchConfig,
         seed: int = 0,
         top: int = 3,
+        mistakes: float = 0.0,
     ) -> None:
         self.name = name
         self.hooks = hooks
         self.config = config
         self.seed = seed
         self.top = top
+        self.mistakes = mistakes
         self.last_result: SearchResult | None = None
         self.last_explanation: list[Json] = []
 
@@ -363,6 +373,10 @@ class SearchPlayer:
             return action
         self.last_result = result
         self.last_explanation = result.explanation(self.top)
+        if self.mistakes > 0:
+            slip = random.Random(decision_seed(self.seed, view) ^ MISTAKE_SALT)
+            if slip.random() < self.mistakes:
+                return legal[slip.randrange(len(legal))]
         return result.action
 
     def explain(self) -> list[Json]:

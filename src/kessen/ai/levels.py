@@ -27,6 +27,13 @@ idle core the iteration budget ends the search before, or its settling (the answ
 change) sooner still (see docs/com-levels.md)."""
 
 
+EASY_SLIPS: tuple[tuple[str, float], ...] = (("twgp", 0.5), ("maken", 0.6))
+"""やさしい's share of random answers in TWGP and Project Maken, where twelve iterations alone
+beat the heuristic COM (85% of 40 games in TWGP, 87% of 38 in Maken); with half its answers
+random it won 37.5% of 28 TWGP games and 43.3% of 60 Maken games, so Maken slips more
+(docs/com-levels.md, "Budgets of the compiled build")."""
+
+
 @dataclass(frozen=True)
 class Level:
     """One COM level: its key (the player name), its names and its search budget."""
@@ -44,6 +51,14 @@ class Level:
     """The prior's bonus at the opponent's nodes, if not ``tree_prior_weight``."""
     deep: bool = False
     """Search with the ruleset's deeper model (Kōbō: fitted evaluation, two-turn rollouts)."""
+    mistakes: tuple[tuple[str, float], ...] = ()
+    """Per ruleset, the share of searched decisions answered by a random legal action instead
+    (:class:`~kessen.ai.ismcts.SearchPlayer`): the easiest level stays below the rule-based COM
+    in games where a small search alone beats it."""
+
+    def mistakes_in(self, ruleset: str) -> float:
+        """This level's share of deliberate slips in ``ruleset`` (0 where it has none)."""
+        return dict(self.mistakes).get(ruleset, 0.0)
 
     def config(self, timed: bool = True) -> SearchConfig:
         """The search configuration of this level; untimed, its iteration budget alone (no
@@ -62,7 +77,14 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("ismcts-easy", "やさしい", "Easy", iterations=12, prior_weight=0.0),
+    Level(
+        "ismcts-easy",
+        "やさしい",
+        "Easy",
+        iterations=12,
+        prior_weight=0.0,
+        mistakes=EASY_SLIPS,
+    ),
     Level("ismcts-normal", "ふつう", "Normal", iterations=200),
     Level("ismcts-strong", "つよい", "Strong", iterations=1500, deep=True),
 )
@@ -78,17 +100,24 @@ def level(key: str) -> Level:
 
 
 def variant(spec: str) -> Level:
-    """The level ``spec`` names: a level's key, or a key and another iteration budget as
-    ``KEY=ITERATIONS`` (``ismcts-strong=2000``: experiments and tournaments; the time cap
-    stays the level's). Raises ``KeyError`` for an unknown key, ``ValueError`` for a budget
-    that is not a positive integer."""
-    key, sep, budget = spec.partition("=")
+    """The level ``spec`` names: a level's key, optionally with another iteration budget
+    (``KEY=ITERATIONS``: ``ismcts-strong=2000``) and another share of deliberate slips in
+    every game (``KEY%PERCENT``: ``ismcts-easy%40``), for experiments and tournaments (the time
+    cap stays the level's). Raises ``KeyError`` for an unknown key, ``ValueError`` for a budget
+    or a percentage out of range."""
+    head, pct, slips = spec.partition("%")
+    key, sep, budget = head.partition("=")
     chosen = level(key)
-    if not sep:
-        return chosen
-    if not budget.isdigit() or int(budget) < 1:
-        raise ValueError(f"{spec!r}: the iterations after '=' must be a positive integer")
-    return replace(chosen, key=spec, iterations=int(budget))
+    if sep:
+        if not budget.isdigit() or int(budget) < 1:
+            raise ValueError(f"{spec!r}: the iterations after '=' must be a positive integer")
+        chosen = replace(chosen, iterations=int(budget))
+    if pct:
+        if not slips.isdigit() or int(slips) > 100:
+            raise ValueError(f"{spec!r}: the mistakes after '%' must be a percentage, 0 to 100")
+        share = int(slips) / 100
+        chosen = replace(chosen, mistakes=tuple((r, share) for r in ("kobo", "twgp", "maken")))
+    return chosen if spec == key else replace(chosen, key=spec)
 
 
 def make_player(ruleset: str, key: str, seed: int, hooks: SearchHooks | None = None) -> Player:
@@ -96,7 +125,9 @@ def make_player(ruleset: str, key: str, seed: int, hooks: SearchHooks | None = N
     :func:`variant`), deciding from its view only."""
     chosen = variant(key)
     chosen_hooks = hooks or hooks_for(ruleset, deep=chosen.deep)
-    return SearchPlayer(chosen.key, chosen_hooks, chosen.config(), seed)
+    return SearchPlayer(
+        chosen.key, chosen_hooks, chosen.config(), seed, mistakes=chosen.mistakes_in(ruleset)
+    )
 
 
 class _Factory:

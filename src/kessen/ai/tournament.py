@@ -35,6 +35,7 @@ import json
 import math
 import multiprocessing as mp
 import random
+import re
 import statistics
 import sys
 import time
@@ -131,7 +132,7 @@ def _build(name: str, ruleset: str, seed: int, peer_seconds: float) -> Player:
         return OpenSpielISMCTSPlayer(
             seed=seed, seconds=peer_seconds, our_evaluator=name.endswith("-eval")
         )
-    if any(item.key == name.partition("=")[0] for item in levels.LEVELS):
+    if any(item.key == re.split("[=%]", name)[0] for item in levels.LEVELS):
         return levels.make_player(ruleset, name, seed)
     rules = registry.get(ruleset)
     if name not in rules.players:
