@@ -81,13 +81,15 @@ app.command()(replay)
 mount_sim_and_store(app)
 
 
-@app.command(
-    context_settings={
-        "allow_extra_args": True,
-        "ignore_unknown_options": True,
-        "help_option_names": [],
-    }
-)
+PASS_THROUGH: dict[str, object] = {
+    "allow_extra_args": True,
+    "ignore_unknown_options": True,
+    "help_option_names": [],
+}
+"""Typer settings of a command that hands its whole command line to its own parser."""
+
+
+@app.command(context_settings=PASS_THROUGH)
 def tournament(ctx: typer.Context) -> None:
     """COM tournaments (suites levels, honesty, peer) of Kōbō, TWGP or Project Maken
     (--ruleset kobo|twgp|maken; peer: Kōbō only): win rates with Wilson 95% intervals.
@@ -100,13 +102,7 @@ def tournament(ctx: typer.Context) -> None:
     raise typer.Exit(tournament_main(ctx.args))
 
 
-@app.command(
-    context_settings={
-        "allow_extra_args": True,
-        "ignore_unknown_options": True,
-        "help_option_names": [],
-    }
-)
+@app.command(context_settings=PASS_THROUGH)
 def ladder(ctx: typer.Context) -> None:
     """The COM levels' ladder in every game (やさしい < 定石 < ふつう < つよい): each step played
     on the tournament's deals and tested (95% Wilson intervals), Kōbō's honesty control and
