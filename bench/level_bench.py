@@ -71,7 +71,7 @@ def measure(ruleset: str, count: int, seed: int) -> dict[str, Any]:
     report: dict[str, Any] = {}
     for level in LEVELS:
         hooks = hooks_for(ruleset, deep=level.deep)
-        config = level.config(timed=False)
+        config = level.config(timed=False, ruleset=ruleset)
         seen = hashlib.sha256()
         iterations = 0
         cpu = 0.0

@@ -117,7 +117,7 @@ def decisions() -> dict[str, Any]:
         cases = _positions(ruleset)
         for level in LEVELS:
             hooks = hooks_for(ruleset, deep=level.deep)
-            config = level.config(timed=False)
+            config = level.config(timed=False, ruleset=ruleset)
             for index, (view, legal) in enumerate(cases):
                 result = search(view, legal, hooks, config, seed=index)
                 out[f"{ruleset}/{level.key}/{index}"] = [

@@ -303,3 +303,15 @@ def test_the_easiest_level_slips_where_a_small_search_beats_the_heuristic() -> N
     assert len(picks) > 1  # drawn, not the search's one answer
     kobo_easy = make_player("kobo", "ismcts-easy", 1)
     assert isinstance(kobo_easy, SearchPlayer) and kobo_easy.mistakes == 0.0
+
+
+def test_a_level_may_search_another_budget_in_one_game() -> None:
+    from kessen.ai.levels import level, make_player, variant
+
+    strong = level("ismcts-strong")
+    assert strong.iterations_in("twgp") < strong.iterations == strong.iterations_in("kobo")
+    for ruleset in ("kobo", "twgp", "maken"):
+        player = make_player(ruleset, "ismcts-strong", 1)
+        assert isinstance(player, SearchPlayer)
+        assert player.config.budget.iterations == strong.iterations_in(ruleset)
+    assert variant("ismcts-strong=300").iterations_in("twgp") == 300  # one budget everywhere

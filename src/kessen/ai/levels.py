@@ -34,6 +34,12 @@ random it still won 44.4% of 54 TWGP games and 43.3% of 60 Maken games, too near
 be told apart from the heuristic (docs/com-levels.md, "Budgets of the compiled build")."""
 
 
+STRONG_BUDGETS: tuple[tuple[str, int], ...] = (("twgp", 800),)
+"""つよい's budget in TWGP, whose iterations cost twice Kōbō's: at 1,500 its mean decision took
+0.75 s and a twentieth of them met the time cap; at 250 and 1,000 it won alike against the
+heuristic (94.2% and 93.3% of 60 games; docs/com-levels.md)."""
+
+
 @dataclass(frozen=True)
 class Level:
     """One COM level: its key (the player name), its names and its search budget."""
@@ -56,15 +62,25 @@ class Level:
     (:class:`~kessen.ai.ismcts.SearchPlayer`): the easiest level stays below the rule-based COM
     in games where a small search alone beats it."""
 
+    budgets: tuple[tuple[str, int], ...] = ()
+    """Per ruleset, another iteration budget than :attr:`iterations` (where an iteration
+    costs so much more that the whole budget would meet the time cap)."""
+
     def mistakes_in(self, ruleset: str) -> float:
         """This level's share of deliberate slips in ``ruleset`` (0 where it has none)."""
         return dict(self.mistakes).get(ruleset, 0.0)
 
-    def config(self, timed: bool = True) -> SearchConfig:
-        """The search configuration of this level; untimed, its iteration budget alone (no
-        time cap), so that a search is a pure function of its inputs (benchmarks, tests)."""
+    def iterations_in(self, ruleset: str | None) -> int:
+        """This level's iteration budget in ``ruleset`` (:attr:`iterations` unless
+        :attr:`budgets` names it; None: :attr:`iterations`)."""
+        return dict(self.budgets).get(ruleset or "", self.iterations)
+
+    def config(self, timed: bool = True, ruleset: str | None = None) -> SearchConfig:
+        """The search configuration of this level in ``ruleset`` (None: its base budget);
+        untimed, its iteration budget alone (no time cap), so that a search is a pure function
+        of its inputs (benchmarks, tests)."""
         return SearchConfig(
-            Budget(self.iterations, self.seconds if timed else None),
+            Budget(self.iterations_in(ruleset), self.seconds if timed else None),
             self.exploration,
             self.prior_weight,
             self.tree_prior_weight,
@@ -86,7 +102,7 @@ LEVELS: tuple[Level, ...] = (
         mistakes=EASY_SLIPS,
     ),
     Level("ismcts-normal", "ふつう", "Normal", iterations=200),
-    Level("ismcts-strong", "つよい", "Strong", iterations=1500, deep=True),
+    Level("ismcts-strong", "つよい", "Strong", iterations=1500, deep=True, budgets=STRONG_BUDGETS),
 )
 """The levels, weakest first."""
 
@@ -111,7 +127,7 @@ def variant(spec: str) -> Level:
     if sep:
         if not budget.isdigit() or int(budget) < 1:
             raise ValueError(f"{spec!r}: the iterations after '=' must be a positive integer")
-        chosen = replace(chosen, iterations=int(budget))
+        chosen = replace(chosen, iterations=int(budget), budgets=())
     if pct:
         if not slips.isdigit() or int(slips) > 100:
             raise ValueError(f"{spec!r}: the mistakes after '%' must be a percentage, 0 to 100")
@@ -126,7 +142,11 @@ def make_player(ruleset: str, key: str, seed: int, hooks: SearchHooks | None = N
     chosen = variant(key)
     chosen_hooks = hooks or hooks_for(ruleset, deep=chosen.deep)
     return SearchPlayer(
-        chosen.key, chosen_hooks, chosen.config(), seed, mistakes=chosen.mistakes_in(ruleset)
+        chosen.key,
+        chosen_hooks,
+        chosen.config(ruleset=ruleset),
+        seed,
+        mistakes=chosen.mistakes_in(ruleset),
     )
 
 

@@ -125,7 +125,9 @@ def _build(name: str, ruleset: str, seed: int, peer_seconds: float) -> Player:
         chosen = levels.variant(level_key)
         hooks = hooks_for(ruleset, deep=chosen.deep)
         knows_draws = control == "cheater"
-        return CheatingPlayer(name, hooks, chosen.config(), seed, knows_draws=knows_draws)
+        return CheatingPlayer(
+            name, hooks, chosen.config(ruleset=ruleset), seed, knows_draws=knows_draws
+        )
     if name in ("openspiel-ismcts", "openspiel-ismcts-eval"):
         from kessen.interop.openspiel import OpenSpielISMCTSPlayer
 
