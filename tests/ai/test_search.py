@@ -315,3 +315,24 @@ def test_a_level_may_search_another_budget_in_one_game() -> None:
         assert isinstance(player, SearchPlayer)
         assert player.config.budget.iterations == strong.iterations_in(ruleset)
     assert variant("ismcts-strong=300").iterations_in("twgp") == 300  # one budget everywhere
+
+
+def test_contempt_costs_the_searcher_a_draw_and_leaves_the_tree_alone() -> None:
+    """With every leaf fully drawn, contempt lowers every value the searching seat sees by
+    exactly the contempt (its own nodes' values shift alike, so the tree it grows is the
+    same visit for visit); without a ``drawish`` hook, or at 0, nothing changes."""
+    state = _mid_game(3)
+    assert state.pending is not None
+    view, legal = state.view(state.pending.seat), state.legal_actions()
+    hooks = hooks_for("kobo")
+    drawn = dataclasses.replace(hooks, drawish=lambda _state: 1.0)
+    plain = search(view, legal, drawn, SearchConfig(Budget(80), settle=False), 5)
+    spite = search(view, legal, drawn, SearchConfig(Budget(80), settle=False, contempt=0.2), 5)
+    ignored = search(view, legal, hooks, SearchConfig(Budget(80), settle=False, contempt=0.2), 5)
+    assert [c.visits for c in spite.candidates] == [c.visits for c in plain.candidates]
+    assert [c.action for c in spite.candidates] == [c.action for c in plain.candidates]
+    for mine, base in zip(spite.candidates, plain.candidates, strict=True):
+        assert mine.value == pytest.approx(base.value - 0.2)
+    assert ignored.candidates == plain.candidates
+    assert all(lv.contempt >= 0 for lv in LEVELS)
+    assert level("ismcts-strong").config(ruleset="twgp").contempt == level("ismcts-strong").contempt

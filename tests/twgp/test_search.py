@@ -321,3 +321,30 @@ def test_the_tournament_plays_twgp_games() -> None:
     result = play_match(Job("twgp", "ismcts-easy", "random", 1, ("", ""), 5, 1, 0.0))
     assert result.games_a + result.games_b + result.ties == 1
     assert result.times_a and result.times_b
+
+
+def test_a_position_grows_drawn_as_the_quiet_turns_run_out() -> None:
+    """``drawish`` (the contempt hook): 0 with many quiet turns left, rising to 1 at the
+    draw; the leaf guess fades towards one half alike; a finished game is all or nothing."""
+    from kessen.games.twgp.worlds import QUIET_HORIZON, drawish
+
+    rules = registry.get("twgp")
+    state = rules.new_game(rules.default_config, 4)
+    players = {0: rules.players["heuristic"](1), 1: rules.players["heuristic"](2)}
+    while state.phase == 0 and state.pending is not None:  # past the build
+        seat = state.pending.seat
+        state.apply(players[seat].choose(state.decision_view(seat), state.legal_actions()))
+    limit = state.config.quiet_turns
+    shares, leads = [], []
+    for quiet in range(limit + 1):
+        state.quiet = quiet
+        shares.append(drawish(state))
+        leads.append(abs(evaluate(state) - 0.5))
+    assert shares[: limit - QUIET_HORIZON + 1] == [0.0] * (limit - QUIET_HORIZON + 1)
+    assert shares == sorted(shares) and shares[-1] == 1.0
+    assert leads == sorted(leads, reverse=True) and leads[-1] == 0.0
+    assert leads[0] > 0.0
+    state.result = (-1, "quiet")
+    assert drawish(state) == 1.0
+    state.result = (0, "vitals")
+    assert drawish(state) == 0.0

@@ -55,6 +55,9 @@ Observed = Callable[[GameState, list[Action]], list[Action]]
 #: A copy of a true state in which what *no* seat can see (the order of decks, say) is redealt
 #: from a seed; every seat's view stays the same. Only the honesty control uses it.
 RedealUnseen = Callable[[GameState, int], GameState]
+#: How much of a draw a (finished or leaf) state is, in [0, 1]: 1 for a drawn game, something
+#: between where a game's own draw rule is about to end it (for :attr:`SearchConfig.contempt`).
+Drawish = Callable[[GameState], float]
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,8 @@ class SearchHooks:
     #: Redeals what no seat can see, for the honesty control that reads the opponent's hidden
     #: cards but not the draws to come (:mod:`kessen.ai.cheater`); searches never call it.
     redeal_unseen: RedealUnseen | None = None
+    #: How drawn a leaf is, for a searcher with contempt for draws (games with a draw rule).
+    drawish: Drawish | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,11 @@ class SearchConfig:
     #: Stop once no iteration left can change the answer (:func:`_settled`); off, the search
     #: runs its whole budget (the same answer, more visits: for tests and analyses).
     settle: bool = True
+    #: What a draw costs the searching seat, in win chance (0: a draw is worth its one half).
+    #: Its own nodes count a leaf as ``value - contempt * drawish(leaf)``; the opponent's keep
+    #: the plain value, so the searcher plays on for a win where two even searches would let
+    #: a draw rule end the game. Only where the hooks give ``drawish``.
+    contempt: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -218,6 +228,8 @@ def search(
     rng = random.Random(seed)
     sample = sampler if sampler is not None else hooks.world_sampler(view, rng.randrange(2**62))
     evaluate, rollout, observed = hooks.evaluate, hooks.rollout, hooks.observed
+    contempt = config.contempt
+    drawish = hooks.drawish if contempt else None
     root = Node(1 - me)
     allowed = set(actions)
     favoured: Action | None = None
@@ -302,9 +314,10 @@ def search(
         if state.pending is not None:
             rollout(state, rng)
         v0 = evaluate(state)
+        cost = contempt * drawish(state) if drawish is not None else 0.0
         for node in path:
             node.visits += 1
-            node.value += v0 if node.seat == 0 else 1.0 - v0
+            node.value += (v0 if node.seat == 0 else 1.0 - v0) - (cost if node.seat == me else 0.0)
         done += 1
     candidates = sorted(
         (

@@ -40,6 +40,11 @@ STRONG_BUDGETS: tuple[tuple[str, int], ...] = (("twgp", 800),)
 heuristic (94.2% and 93.3% of 60 games; docs/com-levels.md)."""
 
 
+CONTEMPT = 0.25
+"""What a draw costs ふつう and つよい (in win chance) where the game says how drawn a position
+is (TWGP's quiet-turn draw): two even searches otherwise let the quiet turns run out."""
+
+
 @dataclass(frozen=True)
 class Level:
     """One COM level: its key (the player name), its names and its search budget."""
@@ -62,6 +67,9 @@ class Level:
     (:class:`~kessen.ai.ismcts.SearchPlayer`): the easiest level stays below the rule-based COM
     in games where a small search alone beats it."""
 
+    contempt: float = 0.0
+    """What a draw costs this level's searcher (:attr:`~kessen.ai.ismcts.SearchConfig.contempt`;
+    it bites only in games whose hooks say how drawn a position is: TWGP)."""
     budgets: tuple[tuple[str, int], ...] = ()
     """Per ruleset, another iteration budget than :attr:`iterations` (where an iteration
     costs so much more that the whole budget would meet the time cap)."""
@@ -85,6 +93,7 @@ class Level:
             self.prior_weight,
             self.tree_prior_weight,
             self.opponent_prior_weight,
+            contempt=self.contempt,
         )
 
     def name(self, lang: str) -> str:
@@ -101,8 +110,16 @@ LEVELS: tuple[Level, ...] = (
         prior_weight=0.0,
         mistakes=EASY_SLIPS,
     ),
-    Level("ismcts-normal", "ふつう", "Normal", iterations=200),
-    Level("ismcts-strong", "つよい", "Strong", iterations=1500, deep=True, budgets=STRONG_BUDGETS),
+    Level("ismcts-normal", "ふつう", "Normal", iterations=200, contempt=CONTEMPT),
+    Level(
+        "ismcts-strong",
+        "つよい",
+        "Strong",
+        iterations=1500,
+        deep=True,
+        budgets=STRONG_BUDGETS,
+        contempt=CONTEMPT,
+    ),
 )
 """The levels, weakest first."""
 

@@ -540,6 +540,11 @@ WEIGHTS: dict[str, float] = {
 }
 TEMPO = 0.27
 """Logit bonus of the turn player (it acts first from the position)."""
+QUIET_HORIZON = 6
+"""How many quiet turns before the seed's draw (§2.7: 12 turns without a vital lost or a stack
+discarded) a leaf's guess starts to fade towards the draw's one half: at ``k`` turns left it
+keeps ``k / QUIET_HORIZON`` of its lead (0: never fades). A search that sees a won position
+drift into a draw acts while it still can."""
 ROLLOUT_TURNS = 1
 """Rollouts play on until this many new turns have begun, then :func:`evaluate` judges."""
 ROLLOUT_CAP = 400
@@ -590,7 +595,8 @@ def evaluate(state: GameState) -> float:
 
     The guess weighs, for each seat, its valid vitals, its board (units, the strongest power,
     whether one is ACTIVE), its hand (low units above all), its pile and a G-blast in waiting,
-    plus the turn player's tempo (:data:`WEIGHTS`). A draw scores 0.5.
+    plus the turn player's tempo (:data:`WEIGHTS`). A draw scores 0.5, and the guess fades
+    towards it as the quiet turns run out (:data:`QUIET_HORIZON`).
     """
     assert isinstance(state, TwgpState)
     if state.result is not None:
@@ -600,7 +606,24 @@ def evaluate(state: GameState) -> float:
     logit = sum(weight * (a[key] - b[key]) for key, weight in WEIGHTS.items())
     if state.phase != PHASE_NAMES.index("setup"):
         logit += TEMPO if state.turn_player == 0 else -TEMPO
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
+    guess = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
+    left = state.config.quiet_turns - state.quiet
+    if QUIET_HORIZON and left < QUIET_HORIZON:
+        guess = 0.5 + (guess - 0.5) * max(0, left) / QUIET_HORIZON
+    return guess
+
+
+def drawish(state: GameState) -> float:
+    """How much of a draw ``state`` is, for a searcher with contempt for draws: 1 for a drawn
+    game, 0 for a won one; in play, the share of :data:`QUIET_HORIZON` already spent of the
+    quiet turns that remain before the seed's draw (0 while more than the horizon remain)."""
+    assert isinstance(state, TwgpState)
+    if state.result is not None:
+        return 1.0 if state.result[0] < 0 else 0.0
+    if not QUIET_HORIZON:
+        return 0.0
+    left = state.config.quiet_turns - state.quiet
+    return min(1.0, max(0.0, 1.0 - left / QUIET_HORIZON))
 
 
 _HEURISTICS: dict[int, Player] = {}
@@ -704,11 +727,13 @@ def search_hooks(deep: bool = False) -> Any:
         rollout=rollout,
         routine=routine,
         redeal_unseen=redeal_unseen,
+        drawish=drawish,
     )
 
 
 __all__ = [
     "WorldError",
+    "drawish",
     "evaluate",
     "rollout",
     "routine",
