@@ -19,22 +19,22 @@ interval, as one JSON line. Settings, joined with ``+``:
   weight ``X`` (``tree_prior_weight``, 0 committed; the root's ``prior_weight`` is 0.3);
 - ``opponent-prior=X``: the same at the opponent's nodes only (``opponent_prior_weight``);
 - ``key-reveals=0|1``: whether the tree keys the opponent's trap flips by the card they show
-  (``worlds.KEY_REVEALS``, 1 committed; 0 plays the search of the earlier measurements);
+  (``search_worlds.KEY_REVEALS``, 1 committed; 0 plays the search of the earlier measurements);
 - ``trap-model=X``: sampled worlds deal the opponent's face-down traps favouring strong ones,
   ``card_value ** X`` (``TRAP_MODEL_POWER``, 0 committed: uniform);
 - ``trap-inference=0|1``: whether sampled worlds deal the opponent's face-down traps among
-  those worth at least the best trap it discarded in its standby (``worlds.TRAP_INFERENCE``,
+  those worth at least the best trap it discarded in its standby (``search_worlds.TRAP_INFERENCE``,
   1 committed; 0: uniformly, as in the earlier measurements);
 - ``pass-inference=0|1``: whether a sampled world in which the opponent, who has just passed
   in the chain, would have answered by the heuristic COM's chain rule is redealt
-  (``worlds.PASS_INFERENCE``, 1 committed; 0: every world kept, as in the earlier
+  (``search_worlds.PASS_INFERENCE``, 1 committed; 0: every world kept, as in the earlier
   measurements);
 - ``planned-standby=0|1``: whether つよい sets its traps and takes its tactics hand by the
-  fitted plan (``worlds.PLANNED_STANDBY``, 1 committed; 0: the heuristic COM's standby, as in
+  fitted plan (``search_worlds.PLANNED_STANDBY``, 1 committed; 0: the heuristic COM's standby, as in
   the earlier measurements);
 - ``hand-model=X``: in a share ``X`` of the sampled worlds the opponent's tactics hand is
   the one the heuristic COM's rule would have taken from its public list, less what it has
-  shown since (``worlds.HAND_MODEL_SHARE``, 0 committed);
+  shown since (``search_worlds.HAND_MODEL_SHARE``, 0 committed);
 - ``cheater=true-state``: probe the cheating control instead of つよい (``cheater-ismcts-strong``:
   it reads the true state, the decks' order included); ``cheater=decks-unknown``: the peeking
   control (``peeker-ismcts-strong``: the true state with the order of every deck redealt in
@@ -61,7 +61,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from kessen.ai import levels, tournament
-from kessen.games.kobo import evaluate, worlds
+from kessen.games.kobo import evaluate, search_worlds
 
 STANDBY_PROMPTS = frozenset(
     {"standby", "place", "set", "deploy", "deploy_target", "nominate", "tactics"}
@@ -91,22 +91,22 @@ def apply_variant(variant: str) -> None:
             field = "tree_prior_weight" if name == "tree-prior" else "opponent_prior_weight"
             _change_strong(**{field: float(value)})
         elif name == "key-reveals":
-            worlds.KEY_REVEALS = bool(int(value))
+            search_worlds.KEY_REVEALS = bool(int(value))
         elif name == "trap-inference":
-            worlds.TRAP_INFERENCE = bool(int(value))
+            search_worlds.TRAP_INFERENCE = bool(int(value))
         elif name == "pass-inference":
-            worlds.PASS_INFERENCE = bool(int(value))
+            search_worlds.PASS_INFERENCE = bool(int(value))
         elif name == "planned-standby":
-            worlds.PLANNED_STANDBY = bool(int(value))
+            search_worlds.PLANNED_STANDBY = bool(int(value))
         elif name == "hand-model":
-            worlds.HAND_MODEL_SHARE = float(value)
+            search_worlds.HAND_MODEL_SHARE = float(value)
         elif name == "cheater":
             if value not in ("true-state", "decks-unknown"):
                 raise ValueError(f"cheater={value!r}: true-state or decks-unknown")
             global LEFT
             LEFT = "cheater-ismcts-strong" if value == "true-state" else "peeker-ismcts-strong"
         elif name == "trap-model":
-            worlds.TRAP_MODEL_POWER = float(value)
+            search_worlds.TRAP_MODEL_POWER = float(value)
         elif name == "turns":
             evaluate.DEEP_TURNS = int(value)
         elif name == "epsilon":

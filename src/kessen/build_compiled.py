@@ -57,7 +57,7 @@ COMPILED: tuple[str, ...] = (
     "engine/wording",
     "engine/zones",
     # Kōbō: the state, its actions and rules (frames, effects, endings), views, and what the
-    # COM players and the search run on (heuristic, evaluation, worlds, resampling).
+    # COM players and the search run on (heuristic, evaluation, worlds, search hooks, resampling).
     "games/kobo/cards",
     "games/kobo/effects",
     "games/kobo/endings",
@@ -73,6 +73,7 @@ COMPILED: tuple[str, ...] = (
     "games/kobo/preview",
     "games/kobo/reasons",
     "games/kobo/resample",
+    "games/kobo/search_worlds",
     "games/kobo/standby",
     "games/kobo/state",
     "games/kobo/surprise",

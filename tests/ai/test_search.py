@@ -14,8 +14,8 @@ from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState
 from kessen.engine.players import RandomPlayer, play_out
+from kessen.games.kobo.search_worlds import world_sampler
 from kessen.games.kobo.state import KoboState
-from kessen.games.kobo.worlds import world_sampler
 
 EXCHANGE = {"turn", "declare", "chain", "target"}
 

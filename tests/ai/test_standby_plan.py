@@ -11,7 +11,7 @@ from kessen.ai.ismcts import Budget, SearchConfig, SearchPlayer, hooks_for
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.games.kobo import evaluate, standby, worlds
+from kessen.games.kobo import evaluate, search_worlds, standby
 from kessen.games.kobo.heuristic import HeuristicPlayer
 from kessen.games.kobo.state import KoboState
 
@@ -118,7 +118,7 @@ def test_only_the_deep_model_answers_the_standby_with_the_plan(
 ) -> None:
     assert hooks_for("kobo", deep=True).routine is standby.routine
     assert hooks_for("kobo", deep=False).routine is evaluate.routine
-    monkeypatch.setattr(worlds, "PLANNED_STANDBY", False)
+    monkeypatch.setattr(search_worlds, "PLANNED_STANDBY", False)
     assert hooks_for("kobo", deep=True).routine is evaluate.routine
     # Prompts outside the standby are left to the search.
     state, view = _first_view("tactics")

@@ -119,13 +119,13 @@ def test_start_odds_buckets_the_games_by_first_turn_chance() -> None:
 def test_start_odds_plays_a_variant_of_strong_variants(monkeypatch: pytest.MonkeyPatch) -> None:
     """``kobo_start_odds.py --variant`` applies bench/strong_variants.py's settings in the
     process that plays (so a probe gets a per-game record), and refuses an unknown one."""
-    from kessen.games.kobo import worlds
+    from kessen.games.kobo import search_worlds
 
     module = _load_bench("kobo_start_odds")
-    monkeypatch.setattr(worlds, "PASS_INFERENCE", True)
+    monkeypatch.setattr(search_worlds, "PASS_INFERENCE", True)
     job = Job("kobo", "heuristic", "random", 0, ("tempo", "tempo"), 12, 1, 1.0)
     assert module.play(job, "pass-inference=0") == module.play(job)
-    assert worlds.PASS_INFERENCE is False
+    assert search_worlds.PASS_INFERENCE is False
     with pytest.raises(ValueError, match="unknown setting"):
         module.play(job, "no-such-setting=1")
 
@@ -148,13 +148,13 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
     """The probe script (bench/strong_variants.py) changes exactly the settings it is given,
     and refuses an unknown one."""
     from kessen.ai import levels
-    from kessen.games.kobo import evaluate, worlds
+    from kessen.games.kobo import evaluate, search_worlds
 
     for name in ("DEEP_TURNS", "EPSILON", "ROUTINE_PROMPTS", "HEURISTIC_PROMPTS"):
         monkeypatch.setattr(evaluate, name, getattr(evaluate, name))
     monkeypatch.setattr(levels, "LEVELS", levels.LEVELS)
-    monkeypatch.setattr(worlds, "TRAP_MODEL_POWER", worlds.TRAP_MODEL_POWER)
-    monkeypatch.setattr(worlds, "KEY_REVEALS", worlds.KEY_REVEALS)
+    monkeypatch.setattr(search_worlds, "TRAP_MODEL_POWER", search_worlds.TRAP_MODEL_POWER)
+    monkeypatch.setattr(search_worlds, "KEY_REVEALS", search_worlds.KEY_REVEALS)
     probe = _load_bench("strong_variants")
     before = {item.key: item.iterations for item in levels.LEVELS}
     probe.apply_variant("committed")
@@ -167,12 +167,12 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
     assert (evaluate.DEEP_TURNS, evaluate.EPSILON) == (3, 0.2)
     assert "tactics" not in evaluate.ROUTINE_PROMPTS and "set" in evaluate.ROUTINE_PROMPTS
     assert "standby" in evaluate.HEURISTIC_PROMPTS
-    assert worlds.search_hooks(deep=True).observed is worlds.observed
-    assert worlds.search_hooks(deep=False).observed is None
+    assert search_worlds.search_hooks(deep=True).observed is search_worlds.observed
+    assert search_worlds.search_hooks(deep=False).observed is None
     probe.apply_variant("exploration=0.4+tree-prior=0.5+opponent-prior=2+trap-model=3")
-    assert worlds.TRAP_MODEL_POWER == 3.0
+    assert search_worlds.TRAP_MODEL_POWER == 3.0
     probe.apply_variant("key-reveals=0")
-    assert worlds.search_hooks(deep=True).observed is None
+    assert search_worlds.search_hooks(deep=True).observed is None
     strong = levels.level("ismcts-strong").config()
     assert (strong.exploration, strong.tree_prior_weight, strong.opponent_prior_weight) == (
         0.4,
@@ -192,23 +192,23 @@ def test_strong_variants_probe_the_plan_the_hand_model_and_the_cheaters(
     """``planned-standby``, ``hand-model``, ``trap-inference``, ``pass-inference`` and
     ``cheater`` change what they name (only the deep model infers traps); ``cheater`` picks
     the tournament's cheating or peeking control as the probed player."""
-    from kessen.games.kobo import evaluate, standby, worlds
+    from kessen.games.kobo import evaluate, search_worlds, standby
 
-    monkeypatch.setattr(worlds, "PLANNED_STANDBY", worlds.PLANNED_STANDBY)
-    monkeypatch.setattr(worlds, "HAND_MODEL_SHARE", worlds.HAND_MODEL_SHARE)
-    monkeypatch.setattr(worlds, "TRAP_INFERENCE", worlds.TRAP_INFERENCE)
-    monkeypatch.setattr(worlds, "PASS_INFERENCE", worlds.PASS_INFERENCE)
+    monkeypatch.setattr(search_worlds, "PLANNED_STANDBY", search_worlds.PLANNED_STANDBY)
+    monkeypatch.setattr(search_worlds, "HAND_MODEL_SHARE", search_worlds.HAND_MODEL_SHARE)
+    monkeypatch.setattr(search_worlds, "TRAP_INFERENCE", search_worlds.TRAP_INFERENCE)
+    monkeypatch.setattr(search_worlds, "PASS_INFERENCE", search_worlds.PASS_INFERENCE)
     probe = _load_bench("strong_variants")
     monkeypatch.setattr(probe, "LEFT", probe.LEFT)
-    assert worlds.search_hooks(deep=True).routine is standby.routine
-    assert worlds.search_hooks(deep=True).world_sampler is worlds.inferring_sampler
-    assert worlds.search_hooks(deep=False).world_sampler is worlds.world_sampler
-    assert worlds.TRAP_INFERENCE
-    assert worlds.PASS_INFERENCE
+    assert search_worlds.search_hooks(deep=True).routine is standby.routine
+    assert search_worlds.search_hooks(deep=True).world_sampler is search_worlds.inferring_sampler
+    assert search_worlds.search_hooks(deep=False).world_sampler is search_worlds.world_sampler
+    assert search_worlds.TRAP_INFERENCE
+    assert search_worlds.PASS_INFERENCE
     probe.apply_variant("planned-standby=0+hand-model=0.5+trap-inference=0+pass-inference=0")
-    assert worlds.search_hooks(deep=True).routine is evaluate.routine
-    assert worlds.HAND_MODEL_SHARE == 0.5
-    assert not worlds.TRAP_INFERENCE and not worlds.PASS_INFERENCE
+    assert search_worlds.search_hooks(deep=True).routine is evaluate.routine
+    assert search_worlds.HAND_MODEL_SHARE == 0.5
+    assert not search_worlds.TRAP_INFERENCE and not search_worlds.PASS_INFERENCE
     assert probe.LEFT == "ismcts-strong"
     probe.apply_variant("cheater=true-state")
     assert probe.LEFT == "cheater-ismcts-strong"

@@ -12,14 +12,9 @@ import pytest
 from kessen.engine import registry
 from kessen.engine.contract import GameState, Json
 from kessen.games.kobo.decks import starter_decks
+from kessen.games.kobo.search_worlds import REVEALING_VERBS, observed, world_sampler
 from kessen.games.kobo.state import SLOTS, KoboState
-from kessen.games.kobo.worlds import (
-    REVEALING_VERBS,
-    observed,
-    public_extras,
-    world_from_view,
-    world_sampler,
-)
+from kessen.games.kobo.worlds import public_extras, world_from_view
 
 LOGLESS: dict[str, object] = {"log": [], "previews": None}
 """What a search world's view lacks: the log, and the option previews whose records it reads."""
@@ -113,7 +108,7 @@ def test_the_trap_model_keeps_worlds_consistent_and_favours_strong_traps(
 ) -> None:
     """With ``TRAP_MODEL_POWER`` the sampled opponent's face-down traps lean to strong cards;
     every world still looks like the truth from the searcher's seat and holds every card once."""
-    from kessen.games.kobo import worlds as kobo_worlds
+    from kessen.games.kobo import search_worlds
     from kessen.games.kobo.state import EMPTY, SLOTS
 
     rules = registry.get("kobo")
@@ -135,7 +130,7 @@ def test_the_trap_model_keeps_worlds_consistent_and_favours_strong_traps(
     view = state.view(seat)
 
     def mean_set_value(power: float) -> float:
-        monkeypatch.setattr(kobo_worlds, "TRAP_MODEL_POWER", power)
+        monkeypatch.setattr(search_worlds, "TRAP_MODEL_POWER", power)
         values = _face_down_values(world_sampler(view, 8), view, row, 150)
         return sum(values) / len(values)
 
@@ -202,7 +197,7 @@ def test_the_hand_model_deals_the_hand_a_value_rule_would_take(
     the heuristic COM's rule takes from the public list: against the heuristic COM itself, at its
     first turn, that is its true hand. Every world still looks like the truth and holds every
     card once; with the share at 0 the weighted draw rarely finds the hand."""
-    from kessen.games.kobo import worlds as kobo_worlds
+    from kessen.games.kobo import search_worlds
     from kessen.games.kobo.cards import CardKind
     from kessen.games.kobo.heuristic import HeuristicPlayer
     from kessen.games.kobo.state import THAND
@@ -223,11 +218,11 @@ def test_the_hand_model_deals_the_hand_a_value_rule_would_take(
         for c in range(len(state.defs))
         if state.owner[c] == opponent and state.defs[c].kind is CardKind.TACTIC
     )
-    assert sorted(kobo_worlds.chosen_hand(tuple(listed), len(truth))) == truth
+    assert sorted(search_worlds.chosen_hand(tuple(listed), len(truth))) == truth
     view = state.view(seat)
 
     def hands_found(share: float) -> int:
-        monkeypatch.setattr(kobo_worlds, "HAND_MODEL_SHARE", share)
+        monkeypatch.setattr(search_worlds, "HAND_MODEL_SHARE", share)
         sample = world_sampler(view, 8)
         found = 0
         for index in range(60):
@@ -251,8 +246,8 @@ def test_trap_inference_deals_only_traps_at_least_as_strong_as_a_discarded_one()
     from kessen.games.kobo.decks import deck_to_json
     from kessen.games.kobo.evaluate import card_value
     from kessen.games.kobo.heuristic import HeuristicPlayer
+    from kessen.games.kobo.search_worlds import discarded_trap_floor, inferring_sampler
     from kessen.games.kobo.state import EMPTY
-    from kessen.games.kobo.worlds import discarded_trap_floor, inferring_sampler
 
     rules = registry.get("kobo")
     # Card data version 2's fortress list (over today's cards): its weak traps (不動の構え)
@@ -300,7 +295,7 @@ def test_the_trap_floor_reads_only_this_games_discarded_traps() -> None:
         {"kind": "discard", "seat": 1, "card": "thorn-armor"},
     ]
     from kessen.games.kobo.evaluate import card_value
-    from kessen.games.kobo.worlds import discarded_trap_floor
+    from kessen.games.kobo.search_worlds import discarded_trap_floor
 
     assert discarded_trap_floor({"log": log}, 1) == card_value("thorn-armor")
     assert discarded_trap_floor({"log": log[:5]}, 1) is None
@@ -316,10 +311,10 @@ def test_pass_inference_keeps_worlds_in_which_the_opponent_would_have_passed(
     its chain rule passes (:func:`would_pass` reads it right). With ``PASS_INFERENCE`` the deep
     model's worlds at such a moment are more often ones in which it would pass than without;
     every world still looks like the truth from the deciding seat."""
-    from kessen.games.kobo import worlds as kobo_worlds
+    from kessen.games.kobo import search_worlds
     from kessen.games.kobo.flow import chain_actions
     from kessen.games.kobo.heuristic import HeuristicPlayer
-    from kessen.games.kobo.worlds import inferring_sampler, opponent_just_passed, would_pass
+    from kessen.games.kobo.search_worlds import inferring_sampler, opponent_just_passed, would_pass
 
     rules = registry.get("kobo")
     heuristic = HeuristicPlayer(0)
@@ -340,7 +335,7 @@ def test_pass_inference_keeps_worlds_in_which_the_opponent_would_have_passed(
     assert len(moments) > 20
 
     def consistent(on: bool) -> int:
-        monkeypatch.setattr(kobo_worlds, "PASS_INFERENCE", on)
+        monkeypatch.setattr(search_worlds, "PASS_INFERENCE", on)
         kept = 0
         for state, seat in moments[:20]:
             view = state.view(seat)
@@ -364,9 +359,9 @@ def test_the_trap_floor_holds_for_the_heuristic_com_and_for_the_standby_plan() -
     from kessen.games.kobo.cards import CardKind
     from kessen.games.kobo.evaluate import card_value
     from kessen.games.kobo.heuristic import HeuristicPlayer, card_def
+    from kessen.games.kobo.search_worlds import discarded_trap_floor
     from kessen.games.kobo.standby import PlannedStandby
     from kessen.games.kobo.state import EMPTY
-    from kessen.games.kobo.worlds import discarded_trap_floor
 
     rules = registry.get("kobo")
     config = {**rules.default_config, "decks": ["fortress", "fortress"], "best_of": 1}
