@@ -67,6 +67,7 @@ COMPILED: tuple[str, ...] = (
     "games/kobo/flow_exchange",
     "games/kobo/flow_standby",
     "games/kobo/heuristic",
+    "games/kobo/heuristic_exchange",
     "games/kobo/heuristic_surprise",
     "games/kobo/knowledge",
     "games/kobo/moves",

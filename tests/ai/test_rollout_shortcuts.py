@@ -16,7 +16,7 @@ from kessen.ai.ismcts import Budget, SearchConfig, hooks_for, search
 from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.games.kobo import evaluate as judge
-from kessen.games.kobo import heuristic
+from kessen.games.kobo import heuristic, heuristic_exchange
 from kessen.games.kobo.heuristic import HeuristicPlayer
 from kessen.games.kobo.state import EMPTY, KoboState
 from tests.ai.test_search import _mid_game
@@ -51,8 +51,8 @@ def test_the_state_built_simulation_is_the_views() -> None:
         assert state.prompt is not None
         seat = state.prompt[0]
         from_state = judge.exchange_sim(state).key()
-        assert from_state == heuristic._sim_from_view(state.view(seat)).key()
-        assert from_state == heuristic._sim_from_view(judge.lean_view(state, seat)).key()
+        assert from_state == heuristic_exchange._sim_from_view(state.view(seat)).key()
+        assert from_state == heuristic_exchange._sim_from_view(judge.lean_view(state, seat)).key()
 
 
 def test_clamped_lv_and_characters_gone_read_the_same() -> None:
@@ -72,7 +72,7 @@ def test_clamped_lv_and_characters_gone_read_the_same() -> None:
             for card, owner, chosen, negated in state.chain
         ]
         forced += 1
-        lean = heuristic._sim_from_view(judge.lean_view(state, seat)).key()
+        lean = heuristic_exchange._sim_from_view(judge.lean_view(state, seat)).key()
         assert judge.exchange_sim(state).key() == lean
     assert forced == 200
 

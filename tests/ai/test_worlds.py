@@ -358,7 +358,8 @@ def test_the_trap_floor_holds_for_the_heuristic_com_and_for_the_standby_plan() -
     floor, while counting every discarded trap (the plan's early ones too) would be wrong."""
     from kessen.games.kobo.cards import CardKind
     from kessen.games.kobo.evaluate import card_value
-    from kessen.games.kobo.heuristic import HeuristicPlayer, card_def
+    from kessen.games.kobo.heuristic import HeuristicPlayer
+    from kessen.games.kobo.heuristic_exchange import card_def
     from kessen.games.kobo.search_worlds import discarded_trap_floor
     from kessen.games.kobo.standby import PlannedStandby
     from kessen.games.kobo.state import EMPTY

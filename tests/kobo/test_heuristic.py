@@ -287,7 +287,7 @@ def test_tactics_hand_is_a_mix() -> None:
 def test_the_exchange_model_ends_the_game_at_the_result_like_the_engine() -> None:
     # kobo-rules.md §6: the result empties seat 1, so no sweep follows and seat 0's base-0
     # character (current 2 from a tactic) is still there: a won game, not a both-wiped one.
-    from kessen.games.kobo.heuristic import ExchangeSim
+    from kessen.games.kobo.heuristic_exchange import ExchangeSim
 
     sim = ExchangeSim({(0, 0): 0, (1, 1): 1}, {(0, 0): 2, (1, 1): 0}, 0, [(0, 0)], (1, 1))
     sim.finish()

@@ -37,7 +37,8 @@ from kessen.games.kobo.cards import (
     CardKind,
 )
 from kessen.games.kobo.effects import side_seat
-from kessen.games.kobo.heuristic import ExchangeSim, HeuristicPlayer, Pos, SimLink, card_def
+from kessen.games.kobo.heuristic import HeuristicPlayer
+from kessen.games.kobo.heuristic_exchange import ExchangeSim, Pos, SimLink, card_def
 from kessen.games.kobo.opening import penalty
 from kessen.games.kobo.schema import CardPool, load_pool
 from kessen.games.kobo.state import EMPTY, HAND, SLOTS, TDECK, THAND, KoboState

@@ -111,7 +111,8 @@ def chosen_hand(tactics: tuple[str, ...], size: int) -> tuple[str, ...]:
 @cache
 def _chosen_hand(pool: object, tactics: tuple[str, ...], size: int) -> tuple[str, ...]:
     """:func:`chosen_hand` remembered per pool (``pool`` keys the cache only)."""
-    from kessen.games.kobo.heuristic import HeuristicPlayer, card_def, category
+    from kessen.games.kobo.heuristic import HeuristicPlayer, category
+    from kessen.games.kobo.heuristic_exchange import card_def
     from kessen.games.kobo.moves import card_rank
 
     chooser = HeuristicPlayer(0)
@@ -176,7 +177,7 @@ def discarded_trap_floor(view: Json, seat: int) -> float | None:
     value), so only the discards after the last set count.
     """
     from kessen.games.kobo.evaluate import card_value
-    from kessen.games.kobo.heuristic import card_def
+    from kessen.games.kobo.heuristic_exchange import card_def
 
     floor: float | None = None
     for entry in reversed(view["log"]):

@@ -32,7 +32,8 @@ from functools import cache
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
 from kessen.games.kobo import evaluate
-from kessen.games.kobo.heuristic import HeuristicPlayer, card_def, category
+from kessen.games.kobo.heuristic import HeuristicPlayer, category
+from kessen.games.kobo.heuristic_exchange import card_def
 
 TRAP_WORTH = 0.5
 """The fitted weight a trap needs to be set (the fitted weights run from 0.29 to 1.47; 0.6
