@@ -398,22 +398,13 @@ class SearchPlayer:
 
 
 def hooks_for(ruleset: str, deep: bool = False) -> SearchHooks:
-    """The search hooks a ruleset publishes as ``search_hooks`` in its module
-    ``kessen.games.<ruleset>.search_worlds``, or in ``kessen.games.<ruleset>.worlds`` when it
-    has no such module.
+    """The search hooks a ruleset publishes as ``kessen.games.<ruleset>.worlds.search_hooks``.
 
     ``deep`` asks for the ruleset's deeper (slower, stronger) model where it has one.
     """
     import importlib
 
-    name = f"kessen.games.{ruleset}.search_worlds"
-    module: Any
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name != name:  # the module exists but one of its imports is missing
-            raise
-        module = importlib.import_module(f"kessen.games.{ruleset}.worlds")
+    module: Any = importlib.import_module(f"kessen.games.{ruleset}.worlds")
     hooks = module.search_hooks(deep=deep)
     if not isinstance(hooks, SearchHooks):
         raise TypeError(f"{ruleset}: search_hooks() must return SearchHooks")

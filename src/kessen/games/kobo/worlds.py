@@ -469,3 +469,13 @@ def public_extras(state: KoboState, seat: int) -> Json:
         for s in (0, 1)
     ]
     return {"temp": temp, "chain_passes": state.chain_passes}
+
+
+def search_hooks(deep: bool = False) -> Any:
+    """The Kōbō hooks of the game-agnostic search, where the kernel looks every ruleset's up
+    (:func:`~kessen.ai.ismcts.hooks_for`); built with the opponent model in
+    :mod:`~kessen.games.kobo.search_worlds`."""
+    # ``import a.b as c``: in a function, mypyc loses ``from a import b``.
+    import kessen.games.kobo.search_worlds as opponent_model
+
+    return opponent_model.search_hooks(deep)
