@@ -8,7 +8,15 @@ import time
 
 import pytest
 
-from kessen.ai.ismcts import Budget, SearchConfig, SearchPlayer, hooks_for, search
+from kessen.ai.ismcts import (
+    Budget,
+    SearchConfig,
+    SearchHooks,
+    SearchPlayer,
+    SearchResult,
+    hooks_for,
+    search,
+)
 from kessen.ai.levels import LEVELS, factory, level, player_factories
 from kessen.engine import registry
 from kessen.engine.action import Action
@@ -317,22 +325,33 @@ def test_a_level_may_search_another_budget_in_one_game() -> None:
     assert variant("ismcts-strong=300").iterations_in("twgp") == 300  # one budget everywhere
 
 
-def test_contempt_costs_the_searcher_a_draw_and_leaves_the_tree_alone() -> None:
-    """With every leaf fully drawn, contempt lowers every value the searching seat sees by
-    exactly the contempt (its own nodes' values shift alike, so the tree it grows is the
-    same visit for visit); without a ``drawish`` hook, or at 0, nothing changes."""
+def test_contempt_costs_the_searcher_a_draw_and_the_explanation_keeps_the_win_chance() -> None:
+    """With every leaf fully drawn, contempt shifts all of the searching seat's values alike,
+    so the tree it grows is the same visit for visit, and the explanation shows the plain win
+    chances; where only some leaves are drawn, it searches otherwise. Without a ``drawish``
+    hook, or at 0, nothing changes."""
     state = _mid_game(3)
     assert state.pending is not None
     view, legal = state.view(state.pending.seat), state.legal_actions()
     hooks = hooks_for("kobo")
     drawn = dataclasses.replace(hooks, drawish=lambda _state: 1.0)
-    plain = search(view, legal, drawn, SearchConfig(Budget(80), settle=False), 5)
-    spite = search(view, legal, drawn, SearchConfig(Budget(80), settle=False, contempt=0.2), 5)
-    ignored = search(view, legal, hooks, SearchConfig(Budget(80), settle=False, contempt=0.2), 5)
-    assert [c.visits for c in spite.candidates] == [c.visits for c in plain.candidates]
-    assert [c.action for c in spite.candidates] == [c.action for c in plain.candidates]
-    for mine, base in zip(spite.candidates, plain.candidates, strict=True):
-        assert mine.value == pytest.approx(base.value - 0.2)
-    assert ignored.candidates == plain.candidates
+    some = dataclasses.replace(
+        hooks, drawish=lambda leaf: float(int(leaf.state_hash()[:8], 16) % 3 == 0)
+    )
+
+    def run(with_hooks: SearchHooks, contempt: float) -> SearchResult:
+        config = SearchConfig(Budget(80), settle=False, contempt=contempt)
+        return search(view, legal, with_hooks, config, 5)
+
+    plain = run(drawn, 0.0)
+    spite = run(drawn, 0.2)
+    assert all(
+        (a.action, a.visits) == (b.action, b.visits) and a.value == pytest.approx(b.value)
+        for a, b in zip(spite.candidates, plain.candidates, strict=True)
+    )
+    assert run(hooks, 0.2).candidates == plain.candidates
+    assert [c.visits for c in run(some, 0.4).candidates] != [
+        c.visits for c in run(some, 0.0).candidates
+    ]
     assert all(lv.contempt >= 0 for lv in LEVELS)
     assert level("ismcts-strong").config(ruleset="twgp").contempt == level("ismcts-strong").contempt

@@ -230,6 +230,9 @@ def search(
     evaluate, rollout, observed = hooks.evaluate, hooks.rollout, hooks.observed
     contempt = config.contempt
     drawish = hooks.drawish if contempt else None
+    #: Per root action (by node), the contempt its values paid: the explanation shows the plain
+    #: win chance, the choice weighs the contempt.
+    contempt_paid: dict[int, float] = {}
     root = Node(1 - me)
     allowed = set(actions)
     favoured: Action | None = None
@@ -315,13 +318,22 @@ def search(
             rollout(state, rng)
         v0 = evaluate(state)
         cost = contempt * drawish(state) if drawish is not None else 0.0
+        if cost:
+            node = path[1]
+            contempt_paid[id(node)] = contempt_paid.get(id(node), 0.0) + cost
         for node in path:
             node.visits += 1
             node.value += (v0 if node.seat == 0 else 1.0 - v0) - (cost if node.seat == me else 0.0)
         done += 1
     candidates = sorted(
         (
-            Candidate(a, child.visits, child.value / child.visits if child.visits else 0.0)
+            Candidate(
+                a,
+                child.visits,
+                (child.value + contempt_paid.get(id(child), 0.0)) / child.visits
+                if child.visits
+                else 0.0,
+            )
             for a, child in root.children.items()
             if a in allowed
         ),
