@@ -34,6 +34,7 @@ import argparse
 import json
 import math
 import multiprocessing as mp
+import os
 import random
 import re
 import statistics
@@ -47,6 +48,7 @@ from typing import Any
 from kessen.engine import registry
 from kessen.engine.contract import GameState, Json
 from kessen.engine.players import Player
+from kessen.processes import leave_with_parent
 
 Z95 = 1.959963984540054
 
@@ -399,7 +401,7 @@ def run(
         return summaries
 
     ctx = mp.get_context("spawn")
-    with ctx.Pool(processes) as pool:
+    with ctx.Pool(processes, initializer=leave_with_parent, initargs=(os.getpid(),)) as pool:
         pending: list[tuple[str, Any]] = []
         while True:
             # Round robin by progress: the matchup furthest from its goal goes next.

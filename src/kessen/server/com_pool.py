@@ -40,8 +40,6 @@ import itertools
 import logging
 import multiprocessing
 import os
-import threading
-import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -49,6 +47,7 @@ from typing import Any, Final, Protocol
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
+from kessen.processes import leave_with_parent
 
 PERSON_WAITS: Final = 0
 """Priority of a decision a person waits for (served first)."""
@@ -106,13 +105,7 @@ def _start_worker(parent: int) -> None:
     workers behind)."""
     with contextlib.suppress(OSError, AttributeError):  # not on every platform
         os.nice(WORKER_NICENESS)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    leave_with_parent(parent)
 
 
 def default_workers() -> int:

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Final, TypeVar
 
+from kessen.processes import leave_with_parent
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -87,7 +89,12 @@ class LocalBackend(Backend):
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context())
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=_context(),
+                initializer=leave_with_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def map_unordered(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
