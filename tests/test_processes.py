@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kessen.processes import PARENT_CHECK_SECONDS
+from kessen.processes import OWNER_CHECK_SECONDS
 
 if not Path("/proc/self/task").exists():  # children are read from /proc
     pytest.skip("needs Linux's /proc", allow_module_level=True)
@@ -35,41 +35,60 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_a_killed_tournament_leaves_no_worker_behind(tmp_path: Path) -> None:
-    command = [
-        sys.executable,
-        "-m",
-        "kessen.ai.tournament",
-        "--ruleset",
-        "twgp",
-        "--match",
-        "ismcts-strong:ismcts-strong@20",
-        "--processes",
-        "2",
-        "--json",
-        str(tmp_path / "out.json"),
-    ]
+def _descendants(pid: int) -> set[int]:
+    found = {p for p in _children(pid) if _alive(p)}
+    for child in list(found):
+        found |= _descendants(child)
+    return found
+
+
+def _kill_owner_mid_task(command: list[str], busy: int) -> list[int]:
+    """Start ``command``, wait for ``busy`` descendants, kill it outright once they are busy,
+    and return those still running a few checks later."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    parent = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    owner = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    left: list[int] = []
     try:
         deadline = time.monotonic() + 60
         workers: set[int] = set()
-        while time.monotonic() < deadline and len(workers) < 2:
-            workers = {p for p in _children(parent.pid) if _alive(p)}
+        while time.monotonic() < deadline and len(workers) < busy:
+            workers = _descendants(owner.pid)
             time.sleep(0.2)
-        # The pool's two workers (a spawn context may add its resource tracker).
-        assert len(workers) >= 2, workers
-        time.sleep(1.0)  # each worker is in the middle of a game of many seconds
-        assert parent.poll() is None
-        parent.send_signal(signal.SIGKILL)
-        parent.wait(timeout=10)
-        deadline = time.monotonic() + 3 * PARENT_CHECK_SECONDS
+        assert len(workers) >= busy, workers
+        time.sleep(1.5)  # every worker is in the middle of a game of many seconds
+        workers = _descendants(owner.pid)
+        assert owner.poll() is None
+        owner.send_signal(signal.SIGKILL)
+        owner.wait(timeout=10)
+        deadline = time.monotonic() + 3 * OWNER_CHECK_SECONDS
         while time.monotonic() < deadline and any(_alive(w) for w in workers):
             time.sleep(0.2)
         left = [w for w in workers if _alive(w)]
     finally:
-        if parent.poll() is None:
-            parent.kill()
-    for pid in left:  # do not leave them running if the test fails
-        os.kill(pid, signal.SIGKILL)
-    assert not left, f"workers still running after their parent was killed: {left}"
+        if owner.poll() is None:
+            owner.kill()
+        for pid in left:  # do not leave them running if the test fails
+            os.kill(pid, signal.SIGKILL)
+    return left
+
+
+def test_a_killed_tournament_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """Spawned workers: their parent is the owner."""
+    command = [
+        *(sys.executable, "-m", "kessen.ai.tournament", "--ruleset", "twgp"),
+        *("--match", "ismcts-strong:ismcts-strong@20", "--processes", "2"),
+        *("--json", str(tmp_path / "out.json")),
+    ]
+    left = _kill_owner_mid_task(command, 2)
+    assert not left, f"workers still running after their owner was killed: {left}"
+
+
+def test_a_killed_simulation_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """The simulator's workers come from a fork server, which outlives the owner."""
+    command = [
+        *(sys.executable, "-m", "kessen.cli", "sim", "--ruleset", "twgp"),
+        *("--players", "ismcts-strong", "--mirror", "--games", "40", "--no-store"),
+        *("--report", str(tmp_path / "report")),
+    ]
+    left = _kill_owner_mid_task(command, 2)
+    assert not left, f"processes still running after their owner was killed: {left}"

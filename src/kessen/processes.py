@@ -1,9 +1,11 @@
-"""Worker processes that leave with the process that started them.
+"""Worker processes that leave with the process that owns their pool.
 
-A pool's workers wait for work from their parent; if the parent is killed without its shutdown
-(a signal, an out-of-memory kill), they would wait for ever and hold their memory. Every pool of
-Kessen (COM's workers in the server, the tournament's, the simulator's) starts its workers with
-:func:`leave_with_parent`, which watches the parent and ends the worker once it is gone.
+A pool's workers wait for work from their owner; if the owner is killed without its shutdown
+(a signal, an out-of-memory kill), a worker in the middle of a task would finish it first, and
+a worker started by a fork server (the simulator's) would wait for ever: the fork server
+outlives the owner. Every pool of Kessen (COM's workers in the server, the tournament's, the
+simulator's) starts its workers with :func:`leave_with_owner`, which watches the owner and ends
+the worker once it is gone.
 """
 
 from __future__ import annotations
@@ -12,18 +14,31 @@ import os
 import threading
 import time
 
-PARENT_CHECK_SECONDS = 1.0
-"""How often a worker checks that its parent is still there."""
+OWNER_CHECK_SECONDS = 1.0
+"""How often a worker checks that its pool's owner is still there."""
 
 
-def leave_with_parent(parent: int) -> None:
-    """In a new worker (a pool's ``initializer``, given ``os.getpid()`` of the parent): end this
-    process as soon as ``parent`` is no longer its parent (it died and the worker was
-    re-parented). Watched by a daemon thread; the worker's own work is not disturbed."""
+def owner_alive(owner: int) -> bool:
+    """Whether process ``owner`` still exists (it may be another user's: then it exists)."""
+    try:
+        os.kill(owner, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def leave_with_owner(owner: int) -> None:
+    """In a new worker (a pool's ``initializer``, given the owner's ``os.getpid()``): end this
+    process as soon as ``owner`` is gone. The owner is the worker's parent where it starts its
+    workers itself (``spawn``, ``fork``): a changed parent says it died, even before the worker
+    started; with a fork server in between, the owner's own process is asked. Watched by a
+    daemon thread; the worker's own work is not disturbed."""
 
     def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
+        while os.getppid() == owner or owner_alive(owner):
+            time.sleep(OWNER_CHECK_SECONDS)
         os._exit(0)
 
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    threading.Thread(target=watch, name="owner-watch", daemon=True).start()

@@ -48,7 +48,7 @@ from typing import Any
 from kessen.engine import registry
 from kessen.engine.contract import GameState, Json
 from kessen.engine.players import Player
-from kessen.processes import leave_with_parent
+from kessen.processes import leave_with_owner
 
 Z95 = 1.959963984540054
 
@@ -401,7 +401,7 @@ def run(
         return summaries
 
     ctx = mp.get_context("spawn")
-    with ctx.Pool(processes, initializer=leave_with_parent, initargs=(os.getpid(),)) as pool:
+    with ctx.Pool(processes, initializer=leave_with_owner, initargs=(os.getpid(),)) as pool:
         pending: list[tuple[str, Any]] = []
         while True:
             # Round robin by progress: the matchup furthest from its goal goes next.

@@ -47,7 +47,7 @@ from typing import Any, Final, Protocol
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.processes import leave_with_parent
+from kessen.processes import leave_with_owner
 
 PERSON_WAITS: Final = 0
 """Priority of a decision a person waits for (served first)."""
@@ -99,13 +99,13 @@ def decide(
     return action, candidates_json(why)
 
 
-def _start_worker(parent: int) -> None:
+def _start_worker(server: int) -> None:
     """In a new worker: think at a lower CPU priority than the server, and leave as soon as the
     server that started it is gone (a server killed without its shutdown must not leave its
     workers behind)."""
     with contextlib.suppress(OSError, AttributeError):  # not on every platform
         os.nice(WORKER_NICENESS)
-    leave_with_parent(parent)
+    leave_with_owner(server)
 
 
 def default_workers() -> int:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Final, TypeVar
 
-from kessen.processes import leave_with_parent
+from kessen.processes import leave_with_owner
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -92,7 +92,7 @@ class LocalBackend(Backend):
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=_context(),
-                initializer=leave_with_parent,
+                initializer=leave_with_owner,
                 initargs=(os.getpid(),),
             )
         return self._pool
