@@ -348,3 +348,31 @@ def test_a_position_grows_drawn_as_the_quiet_turns_run_out() -> None:
     assert drawish(state) == 1.0
     state.result = (0, "vitals")
     assert drawish(state) == 0.0
+
+
+def test_the_strongest_level_rolls_out_two_turns() -> None:
+    """つよい's hooks (``deep``) play two new turns in a rollout, the others one; both stop at a
+    turn's start (or the game's end) and leave the build to the evaluation."""
+    from kessen.games.twgp.worlds import deep_rollout, rollout
+
+    assert hooks_for("twgp", deep=True).rollout is deep_rollout
+    assert hooks_for("twgp").rollout is rollout
+    rules = registry.get("twgp")
+    checked = 0
+    for seed in range(6):
+        state = rules.new_game(rules.default_config, seed)
+        assert isinstance(state, TwgpState)
+        players = {0: rules.players["heuristic"](1), 1: rules.players["heuristic"](2)}
+        while state.pending is not None and state.turn < 3:
+            seat = state.pending.seat
+            state.apply(players[seat].choose(state.decision_view(seat), state.legal_actions()))
+        if state.pending is None:
+            continue
+        start = state.turn
+        short, deep = state.clone(), state.clone()
+        rollout(short, random.Random(seed))
+        deep_rollout(deep, random.Random(seed))
+        assert short.result is not None or short.turn == start + 1
+        assert deep.result is not None or deep.turn == start + 2
+        checked += 1
+    assert checked >= 3
