@@ -100,7 +100,7 @@ export const TX = {
     sit_even: 'Even', sit_guarding: 'Guarding', sit_forcing: 'Forcing a guard', sit_defenceless: 'Defenceless',
     sit_none: '—', defenceless_until: 'defenceless until turn {n}',
     sit_line_none: 'The attack fields are empty', sit_line_even: 'Even: nobody is guarding',
-    sit_line_guard: '{who} guarding ({actor} to act)',
+    sit_line_guard: 'Guarding: {who} · to act: {actor}',
     face_down: 'Face-down', set_mark: 'Set', order_n: '#{n}', opened_turn: 'opened in turn {n}',
     copy_of: 'face-down copy of {name} (attack {atk})', face_down_extra: 'a face-down DA/TA extra',
     helper_paid: 'helper cost paid', hit: 'Hit', top_card: 'Top',
