@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from kessen.ai.tournament import check_matchups, render_markdown, run
+from kessen.ai.tournament import add_games_argument, check_matchups, render_markdown, run
 from kessen.engine.contract import Json
 
 RULESETS = ("kobo", "twgp", "maken")
@@ -79,13 +79,7 @@ def ladder_main(argv: Sequence[str] | None = None) -> int:
         help="the games, comma-separated: kobo (Kōbō), twgp (TWGP), maken (Project Maken); "
         "default all three",
     )
-    parser.add_argument(
-        "--games",
-        type=int,
-        default=200,
-        help="games per matchup; 0 checks every matchup's players and first deal without playing",
-    )
-    parser.add_argument("--processes", type=int, default=2)
+    add_games_argument(parser, 200, "games per matchup")
     parser.add_argument("--seed", type=int, default=2026, help="the deals' seed")
     parser.add_argument("--md", type=Path, default=None, help="write the tables here")
     parser.add_argument(

@@ -324,6 +324,18 @@ def add_deal_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2)
 
 
+def add_games_argument(parser: argparse.ArgumentParser, default: int | None, meaning: str) -> None:
+    """Add ``--games`` (``meaning`` says its default; 0 checks without playing) and
+    ``--processes``, as the tournament and the ladder take them."""
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=default,
+        help=f"{meaning}; 0 checks every matchup's players and first deal without playing",
+    )
+    parser.add_argument("--processes", type=int, default=2)
+
+
 def dealt_jobs(a: str, b: str, args: argparse.Namespace) -> list[Job]:
     """The Kōbō best-of-three, mirror-deck pairs of ``a`` vs ``b`` that the options of
     :func:`add_deal_arguments` pick, in order."""
@@ -516,14 +528,7 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
         help="a named set of matchups (repeatable); peer (OpenSpiel's IS-MCTS) is Kōbō only",
     )
     parser.add_argument("--match", action="append", default=[], metavar="A:B[@GAMES]")
-    parser.add_argument(
-        "--games",
-        type=int,
-        default=None,
-        help="games per matchup (default: suite's, or 200); 0 checks every matchup's players and "
-        "first deal without playing",
-    )
-    parser.add_argument("--processes", type=int, default=2)
+    add_games_argument(parser, None, "games per matchup (default: suite's, or 200)")
     parser.add_argument("--best-of", type=int, default=3)
     parser.add_argument(
         "--peer-seconds",
