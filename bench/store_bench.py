@@ -158,7 +158,7 @@ def measure(store: MatchStore, matches: list[Played]) -> tuple[dict[str, Any], l
         "list_by_deck_finished": lambda: store.list_matches(deck="swarm", finished=True),
     }
     for name, call in lists.items():
-        out[name] = _ms(_each(list(range(20)), lambda _, c=call: c()))
+        out[name] = _ms(_each([call] * 20, lambda c: c()))
     out["get"] = _ms(_each(ids, store.get))
     out["replay_verified"] = _ms(_each(ids, store.resume))
     bulk: list[float] = []
@@ -177,13 +177,19 @@ def measure(store: MatchStore, matches: list[Played]) -> tuple[dict[str, Any], l
     return out, ids
 
 
+def _server_version(conn: psycopg.Connection[Any]) -> str:
+    row = conn.execute("SHOW server_version").fetchone()
+    assert row is not None
+    return str(row[0])
+
+
 @contextmanager
 def postgres_target(url: str | None) -> Iterator[tuple[Callable[[], str], str]]:
     """A factory of fresh PostgreSQL stores (new schemas) and the server's description."""
     if url is None:
         with LocalServer(durable=True) as server:
             with psycopg.connect(server.url) as conn:
-                version = str(conn.execute("SHOW server_version").fetchone()[0])
+                version = _server_version(conn)
             yield server.new_store, f"PostgreSQL {version} (private local server, fsync on)"
         return
     made: list[str] = []
@@ -196,7 +202,7 @@ def postgres_target(url: str | None) -> Iterator[tuple[Callable[[], str], str]]:
         return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
 
     with psycopg.connect(url) as conn:
-        version = str(conn.execute("SHOW server_version").fetchone()[0])
+        version = _server_version(conn)
     try:
         yield new_store, f"PostgreSQL {version} (given server)"
     finally:
