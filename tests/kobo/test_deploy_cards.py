@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from kessen.engine.contract import Json
 from kessen.games.kobo.state import HAND, MAIN_DECK, RETREAT, REVEAL, KoboState
 from tests.kobo.harness import battle_slugs, fixed_order_match, legal, play, slot_lv
 
@@ -80,13 +81,13 @@ def finish_standby(state: KoboState) -> KoboState:
     return state
 
 
-def view_slot(state: KoboState, viewer: int | None, seat: int, slot: int) -> dict:
-    card = state.view(viewer)["players"][seat]["battle"][slot - 1]
+def view_slot(state: KoboState, viewer: int | None, seat: int, slot: int) -> Json:
+    card: Json | None = state.view(viewer)["players"][seat]["battle"][slot - 1]
     assert card is not None
     return card
 
 
-def log_of(state: KoboState, kind: str, viewer: int | None) -> list[dict]:
+def log_of(state: KoboState, kind: str, viewer: int | None) -> list[Json]:
     return [e for e in state.view(viewer)["log"] if e["kind"] == kind]
 
 

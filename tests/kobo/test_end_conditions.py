@@ -4,6 +4,7 @@ out of traps and tactics, the turn limit, and the check in the middle of a resol
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ from tests.kobo.harness import (
 DECK3 = ["power-surge", "weaken", "hinder"]
 
 
-def game_ends(state: KoboState) -> list[dict]:
+def game_ends(state: KoboState) -> list[dict[str, Any]]:
     return [e.public for e in state.log if e.kind == "game_end"]
 
 
@@ -161,7 +162,7 @@ def test_both_emptied_by_the_same_sweep_still_go_to_the_card_count() -> None:
 # --- both wiped out at once ------------------------------------------------------------------
 
 
-def both_wiped(p0: dict, p1: dict) -> KoboState:
+def both_wiped(p0: dict[str, Any], p1: dict[str, Any]) -> KoboState:
     """Lv 1 against Lv 1, one attacker: both lose 1 base Lv, both retreat in the sweep."""
     state = board(
         Side(battle=["ashigaru-recruit"], **p0), Side(battle=[None, None, "messenger-tanuki"], **p1)
@@ -281,12 +282,8 @@ def test_no_exhaustion_while_one_player_still_has_a_card() -> None:
 
 @pytest.mark.parametrize("where", ["traps", "tactics_hand", "tactics_deck"])
 def test_each_kind_of_remaining_card_prevents_exhaustion(where: str) -> None:
-    state = board(
-        Side(battle=["great-tengu"]),
-        Side(
-            battle=["spear-ashigaru"], **{where: ["counter-seal" if where == "traps" else "hinder"]}
-        ),
-    )
+    remaining: dict[str, Any] = {where: ["counter-seal" if where == "traps" else "hinder"]}
+    state = board(Side(battle=["great-tengu"]), Side(battle=["spear-ashigaru"], **remaining))
     play(state, "pass")
     assert game_ends(state) == []
 

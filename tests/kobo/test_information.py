@@ -147,10 +147,10 @@ def check_seat_view(state: KoboState, seat: int) -> None:
         assert entry == {"face": "down"} or entry["kind"] == "deploy"
     # private log events: the cards only for their owner
     for event, shown in zip(state.log, view["log"], strict=True):
-        key = PRIVATE.get(event.kind)
-        if key is not None:
+        private_key = PRIVATE.get(event.kind)
+        if private_key is not None:
             owner = event.public["seat"]
-            assert (key in shown) == (owner == seat), (event.kind, owner, seat)
+            assert (private_key in shown) == (owner == seat), (event.kind, owner, seat)
     # the legal list of a decision is only for the one who decides
     if view["pending"] is not None and view["pending"]["seat"] != seat:
         assert view["pending"]["legal"] is None
@@ -193,7 +193,7 @@ def check_no_instance_numbers(state: KoboState) -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_every_decision_of_a_real_game_hides_what_it_must(seed: int) -> None:
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for state in moments(seed):
         assert state.pending is not None
         seen[state.pending.prompt] += 1
@@ -291,7 +291,7 @@ def run_standby(state: KoboState, until: Callable[[KoboState], bool]) -> KoboSta
     return state
 
 
-def without_deck_lists(view: dict) -> str:
+def without_deck_lists(view: dict[str, Any]) -> str:
     """The view as text, without the public deck lists (which name every card)."""
     players = [{k: v for k, v in p.items() if k != "deck"} for p in view["players"]]
     return json.dumps({**view, "players": players})

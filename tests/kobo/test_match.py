@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kessen.engine.action import Action
-from kessen.engine.contract import IllegalAction
+from kessen.engine.contract import IllegalAction, Json
 from kessen.engine.players import RandomPlayer, play_out
 from kessen.engine.rng import Rng
 from kessen.games.kobo.decks import starter_decks
@@ -20,7 +20,7 @@ PAIRS = [(a, b) for a in STARTERS for b in STARTERS if a != b]
 DECK6 = ["power-surge", "weaken", "hinder", "total-war", "mass-jamming", "swift-step"]
 
 
-def events(state: KoboState, kind: str) -> list[dict]:
+def events(state: KoboState, kind: str) -> list[Json]:
     return [e.public for e in state.log if e.kind == kind]
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from kessen.engine import registry
+from kessen.engine.contract import GameState
 from kessen.games.kobo.catalog import catalog
 from kessen.games.kobo.config import ConfigError, default_config, parse_config
 from kessen.games.kobo.state import EXCLUDED, THAND, KoboState
@@ -35,8 +36,9 @@ def config(**opening: Any) -> dict[str, Any]:
     return {**default_config(), **opening}
 
 
-def to_first_turn(state: KoboState, seed: int = 7) -> KoboState:
+def to_first_turn(state: GameState, seed: int = 7) -> KoboState:
     """Play random legal actions until the first player's first turn decision."""
+    assert isinstance(state, KoboState)
     rng = random.Random(seed)
     while state.pending is not None and state.pending.prompt != "turn":
         state.apply(rng.choice(state.legal_actions()))
@@ -163,6 +165,7 @@ def test_a_variant_record_replays_under_its_config() -> None:
     state = rules.new_game(config(first_tactics=6, second_tactics=6, pass_penalty="flat"), 5)
     state = to_first_turn(state)
     again = rules.from_json(state.to_json())
+    assert isinstance(again, KoboState)
     assert again.config == state.config
     assert again.state_hash() == state.state_hash()
     written = state.config.to_json()

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 
 from kessen.engine.action import Action
-from kessen.engine.contract import IllegalAction
+from kessen.engine.contract import IllegalAction, Json
 from kessen.games.kobo.state import HAND, MAIN_DECK, RETREAT, REVEAL, KoboState
 from tests.kobo.harness import battle_slugs, fixed_order_match, legal, play
 
@@ -73,7 +73,7 @@ def prompt(state: KoboState) -> tuple[int, str]:
     return state.pending.seat, state.pending.prompt
 
 
-def log_of(state: KoboState, kind: str, viewer: int | None) -> list[dict]:
+def log_of(state: KoboState, kind: str, viewer: int | None) -> list[Json]:
     return [e for e in state.view(viewer)["log"] if e["kind"] == kind]
 
 

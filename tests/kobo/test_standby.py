@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from kessen.engine.action import Action
-from kessen.engine.contract import IllegalAction
+from kessen.engine.contract import IllegalAction, Json
 from kessen.games.kobo.config import KoboConfig
 from kessen.games.kobo.game import _scratch_deck, start
 from kessen.games.kobo.state import HAND, MAIN_DECK, RETREAT, SLOTS, TDECK, THAND, KoboState
@@ -118,7 +118,7 @@ def take_tactics(state: KoboState, seat: int, count: int) -> list[str]:
     return taken
 
 
-def events(state: KoboState, kind: str, viewer: int | None = None) -> list[dict]:
+def events(state: KoboState, kind: str, viewer: int | None = None) -> list[Json]:
     return [e for e in state.view(viewer)["log"] if e["kind"] == kind]
 
 
@@ -337,7 +337,7 @@ def test_hand_is_processed_one_card_at_a_time_in_the_chosen_order() -> None:
         play(state, answer)
     assert hand(state, 0) == ["rally-banner"]
     done = [
-        (e.kind, e.public.get("card") or e.private.get("card"))
+        (e.kind, e.public.get("card") or (e.private or {}).get("card"))
         for e in state.log
         if e.kind in ("place", "set", "discard")
     ]

@@ -114,9 +114,9 @@ def test_it_takes_its_script_tactics_first() -> None:
     state = new_game(tutorial_config(), TUTORIAL_SEED)
     com = TutorialPlayer(TUTORIAL_SEED)
     while state.pending is not None and state.pending.seat == 0:
-        action = guided_action(state.view(0))
-        assert action is not None
-        state.apply(Action.parse(action))
+        guided = guided_action(state.view(0))
+        assert guided is not None
+        state.apply(Action.parse(guided))
     assert state.pending is not None and state.pending.prompt == "tactics"
     taken = []
     for _ in SCRIPT_TACTICS:
