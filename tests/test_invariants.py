@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -50,19 +50,33 @@ class Game:
     deep_every: int
 
 
+class PlannedGame(Protocol):
+    """What the tests read of a game: :class:`Game`, or a ruleset's own class of that shape
+    (``tests.twgp.suite.Game``)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def config(self) -> Json: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def deep_every(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class Suite:
     """What the invariants test needs to know about one ruleset."""
 
     ruleset: str
     #: The games to play, in a fixed order.
-    games: Callable[[], list[Game]]
+    games: Callable[[], Sequence[PlannedGame]]
     #: True if the finished state ``state`` ended a game by its turn limit.
     hit_turn_limit: Callable[[GameState], bool]
     #: Checks one serialized view (JSON data) of the state for ``viewer``; raises if it leaks.
     check_view: Callable[[Json, int | None], None]
     #: Configs whose games are walked step by step for :func:`test_serialized_views`.
-    view_games: Callable[[], list[Game]]
+    view_games: Callable[[], Sequence[PlannedGame]]
 
 
 # --------------------------------------------------------------------------------------------

@@ -126,7 +126,7 @@ def test_the_peeker_decides_the_same_whatever_the_decks_order(seed: int) -> None
     a = _mid_game(seed)
     b = redeal_unseen(a, 50 + seed)
     assert b.state_hash() != a.state_hash()
-    choices = []
+    choices: list[object] = []  # each truth's action, then its candidates
     for truth in (a, b):
         assert truth.pending is not None
         peeker = _control(False)

@@ -41,9 +41,11 @@ def test_actions_strings_and_resampling_follow_our_engine() -> None:
 
 def test_openspiel_ismcts_bot_plays_a_move_through_the_wrapper() -> None:
     from kessen.engine import registry
+    from kessen.games.kobo.state import KoboState
 
     rules = registry.get("kobo")
     truth = rules.new_game(rules.default_config, 4)
+    assert isinstance(truth, KoboState)
     chooser = random.Random(1)
     while truth.pending is not None and truth.turn < 2:
         legal = truth.legal_actions()

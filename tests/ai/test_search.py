@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from collections.abc import Sequence
 
 import pytest
 
@@ -20,8 +21,8 @@ from kessen.ai.ismcts import (
 from kessen.ai.levels import LEVELS, factory, level, player_factories
 from kessen.engine import registry
 from kessen.engine.action import Action
-from kessen.engine.contract import GameState
-from kessen.engine.players import RandomPlayer, play_out
+from kessen.engine.contract import GameState, Json
+from kessen.engine.players import Player, RandomPlayer, play_out
 from kessen.games.kobo.search_worlds import world_sampler
 from kessen.games.kobo.state import KoboState
 
@@ -93,7 +94,7 @@ def test_whole_matches_replay_identically() -> None:
     def hashes() -> list[str]:
         state = rules.new_game({**rules.default_config, "best_of": 1}, 21)
         out: list[str] = []
-        players = {0: _player(30, seed=1), 1: RandomPlayer(2)}
+        players: dict[int, Player] = {0: _player(30, seed=1), 1: RandomPlayer(2)}
         play_out(state, players, on_step=lambda s, _seat, _a: out.append(s.state_hash()))
         return out
 
@@ -124,7 +125,7 @@ class _Checked:
         self.inner = inner
         self.seen: list[Action] = []
 
-    def choose(self, view: dict[str, object], legal: list[Action]) -> Action:
+    def choose(self, view: Json, legal: Sequence[Action]) -> Action:
         action = self.inner.choose(view, legal)
         assert action in legal
         self.seen.append(action)

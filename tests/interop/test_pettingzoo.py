@@ -11,7 +11,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+
+# PettingZoo ships neither type hints nor stubs.
+from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
 import kessen.games

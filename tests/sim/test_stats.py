@@ -79,7 +79,7 @@ def test_card_events_read_private_draws_per_game_and_seat() -> None:
 
 
 def _summary(a: int, b: int, seat_a: int, winner: int, first: int) -> dict[str, object]:
-    cards = [{k: [] for k in stats.CARD_EVENTS} for _ in range(2)]
+    cards: list[dict[str, list[str]]] = [{k: [] for k in stats.CARD_EVENTS} for _ in range(2)]
     cards[0]["activate"] = ["x"]
     return {
         "a": a,

@@ -74,8 +74,8 @@ def test_a_weapon_with_no_stack_to_hold_it_and_a_unit_too_strong_to_drive() -> N
         Side(battle=[U("s2", pose="save")], hand=["sj"], pile=["s4"]),
         Side(battle=[U("h5")], pile=["h4"]),
     )
-    reasons = {e["slug"]: e["code"] for e in unplayable_reasons(s2, s2.turn_player)}
-    assert reasons == {"sj": "no_armable"}
+    codes = {e["slug"]: e["code"] for e in unplayable_reasons(s2, s2.turn_player)}
+    assert codes == {"sj": "no_armable"}
 
 
 def test_the_reasons_are_in_the_seats_own_view_only() -> None:

@@ -330,6 +330,7 @@ def test_a_position_grows_drawn_as_the_quiet_turns_run_out() -> None:
 
     rules = registry.get("twgp")
     state = rules.new_game(rules.default_config, 4)
+    assert isinstance(state, TwgpState)
     players = {0: rules.players["heuristic"](1), 1: rules.players["heuristic"](2)}
     while state.phase == 0 and state.pending is not None:  # past the build
         seat = state.pending.seat
