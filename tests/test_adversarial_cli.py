@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from kessen.cli import app
 from kessen.engine import registry
@@ -46,7 +45,7 @@ def refused(result: Result, code: int, *words: str) -> None:
 
 # --- decks validate -----------------------------------------------------------------------
 
-DECK_FILES: dict[str, Callable[[Path], None]] = {
+DECK_FILES: dict[str, Callable[[Path], object]] = {
     "nested arrays": lambda p: p.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n"),
     "nested inline tables": lambda p: p.write_text(
         "a = " + "{b = " * 3000 + "1" + "}" * 3000 + "\n"

@@ -294,7 +294,7 @@ def test_messages_after_the_game_is_over_change_nothing(srv: Any) -> None:
         last = view
         over = snapshot(app, game["id"])
         assert hub_of(app).sessions[game["id"]].live.outcome is not None
-        acts = [
+        acts: list[dict[str, Any]] = [
             {"type": "act", "prompt_id": 0, "action": "pass"},
             {"type": "act", "prompt_id": 10**6, "action": "pass"},
             {"type": "redo"},

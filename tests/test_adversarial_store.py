@@ -20,7 +20,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -192,7 +192,7 @@ def _foreign_sqlite(path: Path, wal: bool = False, app_id: int = 0) -> None:
     conn.close()
 
 
-FOREIGN = {
+FOREIGN: dict[str, Callable[[Path], object]] = {
     "text file": lambda p: p.write_text("not a database\n", encoding="utf-8"),
     "binary junk": lambda p: p.write_bytes(bytes(range(256)) * 8),
     "other app (rollback journal)": lambda p: _foreign_sqlite(p),

@@ -17,6 +17,7 @@ from kessen.engine.players import RandomPlayer
 from kessen.games.kobo import card_sets as kobo_sets
 from kessen.games.kobo.card_versions import known_versions, pool_for
 from kessen.games.kobo.schema import CARDS_PATH, DATA_DIR
+from kessen.games.kobo.state import KoboState
 from kessen.games.maken import card_sets as maken_sets
 from kessen.games.maken.cards import DATA as MAKEN_DATA
 
@@ -120,6 +121,7 @@ def test_a_set_changes_the_game_and_its_views_name_it() -> None:
     ref = _ref("kobo", "vet", data)
     rules = registry.get("kobo")
     state = rules.new_game({"decks": ["swarm", "tempo"], "card_set": ref}, 4)
+    assert isinstance(state, KoboState)
     assert {d.lv for d in state.defs if d.slug == "ashigaru-recruit"} == {7}
     view = state.view(0)
     assert view["card_set"] == ref

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from kessen.cli import app
 from kessen.engine import registry
-from kessen.engine.players import play_out
+from kessen.engine.players import StepHook, play_out
 from kessen.engine.replay import Replay
 from kessen.games.kobo.decks import DECKS_DIR, starter_decks
 from kessen.games.kobo.schema import load_pool
@@ -129,6 +129,11 @@ def test_watch_refuses_bad_input(tmp_path: Path) -> None:
 # --- sim and replay --------------------------------------------------------------------------
 
 
+def _recording(replay: Replay) -> StepHook:
+    """A ``play_out`` step hook that records each action into ``replay``."""
+    return lambda state, _seat, action: replay.record(action, state)
+
+
 @pytest.fixture(scope="module")
 def sim_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Three recorded heuristic matches in the list form ``kessen replay`` reads."""
@@ -139,7 +144,7 @@ def sim_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
         state = rules.new_game(config, seed)
         replay = Replay.start(state, config, seed)
         players = {s: rules.players["heuristic"](seed + s) for s in (0, 1)}
-        play_out(state, players, on_step=lambda st, _s, act, rec=replay: rec.record(act, st))
+        play_out(state, players, on_step=_recording(replay))
         entries.append({"seed": seed, "replay": replay.to_json()})
     path = tmp_path_factory.mktemp("sim") / "results.json"
     path.write_text(json.dumps(entries), encoding="utf-8")

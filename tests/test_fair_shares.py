@@ -35,7 +35,7 @@ from kessen.store import MatchStore
 from tests.fresh_loop import run_fresh
 from tests.serving import running
 
-KOBO = {"ruleset": "kobo", "config": {"decks": ["fortress", "swarm"], "best_of": 1}}
+KOBO: dict[str, Any] = {"ruleset": "kobo", "config": {"decks": ["fortress", "swarm"], "best_of": 1}}
 
 
 def client_at(app: Any, address: str) -> TestClient:

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from kessen.server.hub import Hub
 from kessen.server.renewal import Renewal, load_gone, save_gone
@@ -41,7 +42,7 @@ def _resign_a_match(base: str, seed: int) -> dict[str, Any]:
     )
     answer.raise_for_status()
     game: dict[str, Any] = answer.json()
-    with connect(_ws(base, game["id"], game["token"]), origin=base) as ws:
+    with connect(_ws(base, game["id"], game["token"]), origin=Origin(base)) as ws:
         assert json.loads(ws.recv(timeout=30))["type"] == "state"
         ws.send(json.dumps({"type": "resign"}))
         while True:
@@ -56,7 +57,7 @@ def _ws(base: str, game_id: str, token: str) -> str:
 
 
 def _first_message(base: str, game_id: str, token: str) -> dict[str, Any]:
-    with connect(_ws(base, game_id, token), origin=base) as ws:
+    with connect(_ws(base, game_id, token), origin=Origin(base)) as ws:
         message: dict[str, Any] = json.loads(ws.recv(timeout=30))
         return message
 

@@ -61,7 +61,7 @@ def test_log_lines_name_the_sets_cards(ruleset: str, parent: str, tmp_path: Path
     # Read after it, the shipped match keeps the shipped names.
     assert not any(RENAMED in t for t in _texts(plain))
     # The replay of the stored match names the set's cards too.
-    replayed = whole_replay(replay_record(store.get(store.list_matches()[0].id)), 0, "ja", {})
+    replayed = whole_replay(replay_record(store.get(store.list_matches()[0].id)), "0", "ja", {})
     assert any(RENAMED in str(entry["text"]) for entry in replayed["log"])
     assert not any(RENAMED in t for t in _texts(plain))
     store.close()

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from kessen.games.kobo.tutorial import TUTORIAL_LEVEL, TUTORIAL_SEED, tutorial_config
 from kessen.server.run import running
@@ -31,7 +32,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, MatchStore]]:
 
 def first_view(url: str, game: str, token: str) -> dict[str, Any]:
     ws_url = url.replace("http", "ws") + f"/ws/{game}?token={token}"
-    with connect(ws_url, origin=url) as ws:
+    with connect(ws_url, origin=Origin(url)) as ws:
         while True:
             message = json.loads(ws.recv(timeout=20))
             assert message["type"] != "error", message

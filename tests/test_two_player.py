@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -101,12 +102,13 @@ def test_nothing_moves_before_the_guest_joins() -> None:
         view = session.view_for(seat, "ja", False)
         assert view["waiting"] is True and view["pending"] is None and view["log"] == []
         assert view["session"]["table"]["joined"] is False
-    for attempt in (
+    attempts: list[Callable[[], None]] = [
         lambda: session.act(0, 1, "pass"),
         lambda: session.undo(0),
         lambda: session.resign(0),
         lambda: session.answer_undo(1, True),
-    ):
+    ]
+    for attempt in attempts:
         with pytest.raises(SessionError):
             attempt()
     assert session.steps == 0 and not session.states and not session.tick()

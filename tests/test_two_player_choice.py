@@ -27,7 +27,7 @@ from kessen.store import MatchStore, StoreError
 from tests.test_leak_oracle import Tally, check_message
 
 BASE = "http://127.0.0.1"
-BUILD = {
+BUILD: dict[str, Any] = {
     "name": "Tens",
     "jokers": False,
     "vitals": ["s10", "c10", "sk"],

@@ -7,6 +7,7 @@ real PostgreSQL server); the file-level ones (paths, pragmas) on SQLite.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -15,14 +16,14 @@ import pytest
 from kessen.engine import registry
 from kessen.engine.contract import Outcome
 from kessen.engine.replay import Replay
-from kessen.store import MatchStore, NewMatch, Recorder, StoreError, db
+from kessen.store import MatchInfo, MatchStore, NewMatch, Recorder, StoreError, db
 from tests.store.helpers import com_action, config, play_plain, play_recorded
 
 
 @pytest.fixture
-def store(store_target: str) -> MatchStore:
+def store(store_target: str) -> Iterator[MatchStore]:
     with MatchStore(store_target) as s:
-        yield s  # type: ignore[misc]
+        yield s
 
 
 def test_a_recorded_match_round_trips_every_field(store: MatchStore) -> None:
@@ -145,7 +146,10 @@ def test_filters(store: MatchStore) -> None:
     )
     c = store.create_match("kobo", {"decks": ["tempo", "vanguard"], "best_of": 1}, 3)
     store.finish_match(c, Outcome(None, "both_wiped"), [[-1, "both_wiped", 4]])
-    ids = lambda rows: [r.id for r in rows]  # noqa: E731
+
+    def ids(rows: Iterable[MatchInfo]) -> list[int]:
+        return [r.id for r in rows]
+
     assert ids(store.list_matches()) == [c, a, b]  # newest first
     assert ids(store.list_matches(deck="swarm")) == [a, b]
     assert ids(store.list_matches(deck="vanguard")) == [c]
