@@ -230,8 +230,8 @@ def search(
     evaluate, rollout, observed = hooks.evaluate, hooks.rollout, hooks.observed
     contempt = config.contempt
     drawish = hooks.drawish if contempt else None
-    #: Per root action (by node), the contempt its values paid: the explanation shows the plain
-    #: win chance, the choice weighs the contempt.
+    # Per root action (by its node's id), the contempt its values paid: the explanation shows
+    # the plain win chance, the choice weighs the contempt.
     contempt_paid: dict[int, float] = {}
     root = Node(1 - me)
     allowed = set(actions)
@@ -319,8 +319,8 @@ def search(
         v0 = evaluate(state)
         cost = contempt * drawish(state) if drawish is not None else 0.0
         if cost:
-            node = path[1]
-            contempt_paid[id(node)] = contempt_paid.get(id(node), 0.0) + cost
+            through = id(path[1])  # the root action this iteration went through
+            contempt_paid[through] = contempt_paid.get(through, 0.0) + cost
         for node in path:
             node.visits += 1
             node.value += (v0 if node.seat == 0 else 1.0 - v0) - (cost if node.seat == me else 0.0)
