@@ -60,7 +60,9 @@ def _kill_owner_mid_task(command: list[str], busy: int) -> list[int]:
         assert owner.poll() is None
         owner.send_signal(signal.SIGKILL)
         owner.wait(timeout=10)
-        deadline = time.monotonic() + 3 * OWNER_CHECK_SECONDS
+        # A worker notices within a check; one still starting (a loaded machine) once it has
+        # started. A game of two つよい takes far longer, so this tells the watcher at work.
+        deadline = time.monotonic() + 10 * OWNER_CHECK_SECONDS
         while time.monotonic() < deadline and any(_alive(w) for w in workers):
             time.sleep(0.2)
         left = [w for w in workers if _alive(w)]
