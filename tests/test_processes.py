@@ -15,8 +15,8 @@ import pytest
 
 from kessen.processes import OWNER_CHECK_SECONDS
 
-if not Path("/proc/self/task").exists():  # children are read from /proc
-    pytest.skip("needs Linux's /proc", allow_module_level=True)
+if not Path(f"/proc/self/task/{os.getpid()}/children").exists():  # children read from /proc
+    pytest.skip("needs Linux's /proc with each task's children", allow_module_level=True)
 
 
 def _children(pid: int) -> set[int]:
