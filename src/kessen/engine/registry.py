@@ -184,6 +184,57 @@ def chosen_first(config: Mapping[str, Any], key: str) -> list[str]:
     return [f"{key}: the config sets who starts, which chance decides"]
 
 
+class Departures(Protocol):
+    """How ``config`` departs from the ruleset's standard rules, as short labels a match
+    listing shows: each a ``code`` with its params, ``{"code": "card_set", "name", "ref"}``
+    (a designer's card set, :func:`card_set_departure`) or ``{"code": "opening" | "switch",
+    "key", "value", "name_ja", "name_en", "value_ja", "value_en"}`` (a rule switch away from
+    its standard value, :func:`switch_departure`). Empty for a match by the standard rules,
+    and for a config that does not parse: never an error. A label names rules only, never a
+    seat's list (a secret build stays its player's)."""
+
+    def __call__(self, config: Mapping[str, Any]) -> list[Json]: ...
+
+
+def standard_rules(config: Mapping[str, Any]) -> list[Json]:
+    """The default :class:`Departures`: every config plays the standard rules."""
+    return []
+
+
+def card_set_departure(ref: str) -> list[Json]:
+    """The :class:`Departures` label of a match played with the designer's card set ``ref``
+    (``NAME@HASH``, as a parsed config holds it); none when ``ref`` is empty.
+
+    >>> card_set_departure("balance@" + "0" * 64)[0]["name"], card_set_departure("")
+    ('balance', [])
+    """
+    if not ref:
+        return []
+    name = ref.rpartition("@")[0]
+    return [{"code": "card_set", "name": name, "ref": ref}]
+
+
+def switch_departure(
+    code: str, key: str, value: Any, names: tuple[str, str], values: tuple[str, str]
+) -> Json:
+    """A :class:`Departures` label of a rule switch ``key`` set to ``value``: its ``names``
+    and the value's name (``values``), each in Japanese and English.
+
+    >>> label = switch_departure("switch", "jokers", True, ("ジョーカー", "Jokers"), ("あり", "on"))
+    >>> label["key"], label["name_en"], label["value_ja"]
+    ('jokers', 'Jokers', 'あり')
+    """
+    return {
+        "code": code,
+        "key": key,
+        "value": value,
+        "name_ja": names[0],
+        "name_en": names[1],
+        "value_ja": values[0],
+        "value_en": values[1],
+    }
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What a ruleset offers the rest of the system.
@@ -197,6 +248,8 @@ class Ruleset:
     the attribution its assets need; ``record_config`` lets an old record replay under the card
     data it was made with; ``decks`` serves the deck builder (``None``: no deck lists);
     ``fixed_deal`` names the config switches that take the deal out of chance's hands;
+    ``departures`` labels how a config departs from the standard rules (the match history
+    shows them);
     ``glossary`` gives its jargon with short explanations (:mod:`kessen.engine.glossary`).
     """
 
@@ -216,6 +269,7 @@ class Ruleset:
     record_config: RecordConfig = keep_config
     decks: DeckFormat | None = None
     fixed_deal: FixedDeal = nothing_fixed
+    departures: Departures = standard_rules
     glossary: Glossary = no_glossary
 
 

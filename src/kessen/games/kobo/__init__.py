@@ -12,7 +12,7 @@ from kessen.engine.glossary import packaged_glossary
 from kessen.engine.players import Player, RandomPlayer
 from kessen.games.kobo.card_versions import record_config
 from kessen.games.kobo.catalog import catalog
-from kessen.games.kobo.config import default_config
+from kessen.games.kobo.config import default_config, departures
 from kessen.games.kobo.deck_book import KOBO_DECKS
 from kessen.games.kobo.game import new_game
 from kessen.games.kobo.schema import load_pool
@@ -111,6 +111,7 @@ registry.register(
         credits=_credits,
         record_config=record_config,
         fixed_deal=fixed_deal,
+        departures=departures,
         decks=KOBO_DECKS,
     )
 )

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kessen.engine import registry
 from kessen.engine.card_sets import CardSetError
 from kessen.engine.contract import Json, RulesError
 from kessen.engine.refusals import shown
@@ -32,6 +33,7 @@ from kessen.games.kobo.opening import (
     FIRST_TACTICS,
     SECOND_TACTICS,
     STANDARD_PENALTY,
+    SWITCHES,
     opening_problems,
     variant_keys,
 )
@@ -242,6 +244,33 @@ def parse_config(raw: Mapping[str, Any]) -> KoboConfig:
         raw.get("pass_penalty", STANDARD_PENALTY),
         card_set,
     )
+
+
+def departures(config: Mapping[str, Any]) -> list[Json]:
+    """How ``config`` departs from the standard rules
+    (:class:`~kessen.engine.registry.Departures`): the designer's card set it plays, then each
+    opening switch set away from the seed's value (``opening``, named as the start screen
+    names it); none for a config that does not parse."""
+    if not isinstance(config, Mapping):
+        return []
+    try:
+        parsed = parse_config(config)
+    except (ValueError, TypeError):  # ConfigError and CardSetError among them
+        return []
+    labels = registry.card_set_departure(parsed.card_set)
+    for switch in SWITCHES:
+        if switch.key in parsed.variant:
+            value = getattr(parsed, switch.key)
+            labels.append(
+                registry.switch_departure(
+                    "opening",
+                    switch.key,
+                    value,
+                    (switch.name_ja, switch.name_en),
+                    (switch.value_ja(value), switch.value_en(value)),
+                )
+            )
+    return labels
 
 
 def _card_set(raw: Mapping[str, Any], problems: list[str]) -> tuple[str, KoboSet | None]:

@@ -17,7 +17,7 @@ from kessen.engine.glossary import packaged_glossary
 from kessen.engine.players import Player, RandomPlayer
 from kessen.games.maken.cards import DATA_HASH
 from kessen.games.maken.catalog import catalog, icon_credits
-from kessen.games.maken.config import default_config
+from kessen.games.maken.config import default_config, departures
 from kessen.games.maken.game import new_game
 from kessen.games.maken.state import MakenState
 
@@ -69,6 +69,7 @@ registry.register(
         public_prompts=frozenset({"mulligan", "draw", "pay"}),
         secret_action=secret_action,
         fixed_deal=fixed_deal,
+        departures=departures,
         rules_document=registry.packaged_rules(__name__),
         credits=icon_credits,
         glossary=packaged_glossary(__name__),

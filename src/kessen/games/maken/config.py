@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kessen.engine import registry
 from kessen.engine.card_sets import CardSetError
 from kessen.engine.contract import Json, RulesError
 from kessen.engine.refusals import shown
@@ -341,9 +342,44 @@ def parse_config(config: Mapping[str, Any]) -> Config:
     )
 
 
+def departures(config: Mapping[str, Any]) -> list[Json]:
+    """How ``config`` departs from the spec's rules
+    (:class:`~kessen.engine.registry.Departures`): the designer's card set it plays, then each
+    rule switch away from its default (``switch``, named as the start screen names it); none
+    for a config that does not parse. The turn limit bounds a game's length and is no label
+    (the simulator sets its own)."""
+    if not isinstance(config, Mapping):
+        return []
+    try:
+        parsed = parse_config(config)
+    except (ValueError, TypeError):  # ConfigError and CardSetError among them
+        return []
+    labels = registry.card_set_departure(parsed.card_set)
+    for switch in SWITCHES:
+        value = config.get(switch.key, switch.default)
+        if switch.key == "turnLimit" or _same(value, switch.default):
+            continue
+        names = {_value_key(v): (ja, en) for v, ja, en in switch.values}
+        shown = names.get(_value_key(value), (str(value), str(value)))
+        labels.append(
+            registry.switch_departure(
+                "switch", switch.key, value, (switch.name_ja, switch.name_en), shown
+            )
+        )
+    return labels
+
+
 def deck_list(deck: Json) -> list[str]:
     """The 50 card ids of a checked deck, sorted (instance order)."""
     return deck_cards(deck)
 
 
-__all__ = ["SWITCHES", "_BY_KEY", "Config", "ConfigError", "default_config", "parse_config"]
+__all__ = [
+    "SWITCHES",
+    "_BY_KEY",
+    "Config",
+    "ConfigError",
+    "default_config",
+    "departures",
+    "parse_config",
+]

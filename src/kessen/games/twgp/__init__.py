@@ -14,7 +14,7 @@ from kessen.engine.players import Player, RandomPlayer
 from kessen.games.twgp.build_book import TWGP_BUILDS
 from kessen.games.twgp.cards import DATA_HASH
 from kessen.games.twgp.catalog import catalog
-from kessen.games.twgp.config import default_config
+from kessen.games.twgp.config import default_config, departures
 from kessen.games.twgp.game import new_game
 from kessen.games.twgp.state import TwgpState
 
@@ -85,6 +85,7 @@ registry.register(
         glossary=packaged_glossary(__name__),
         decks=TWGP_BUILDS,
         fixed_deal=fixed_deal,
+        departures=departures,
     )
 )
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kessen.engine import registry
 from kessen.engine.contract import Json, RulesError
 from kessen.games.twgp.build_rules import DECK as DECK
 from kessen.games.twgp.build_rules import HAND_LIMIT as HAND_LIMIT
@@ -348,3 +349,35 @@ def parse_config(raw: Mapping[str, Any]) -> TwgpConfig:
         quiet_turns=int(quiet),
         builds=(builds[0], builds[1]),
     )
+
+
+VITAL_WIPE_NAMES: tuple[str, str] = ("ヴァイタル効果の除去", "Vital effect's discard")
+"""The name of ``vitalWipe`` (no switch of the start screen: the simulations' ban-only row)."""
+
+
+def departures(config: Mapping[str, Any]) -> list[Json]:
+    """How ``config`` departs from the spec's rules (:class:`~kessen.engine.registry.Departures`):
+    each rule switch away from its default (``switch``, named as the start screen names it),
+    and ``vitalWipe`` off under the vital effect; none for a config that does not parse. The
+    builds are never read (a seat's fixed build may be its player's secret, and no label
+    depends on it)."""
+    if not isinstance(config, Mapping):
+        return []
+    try:
+        parsed = parse_config({k: v for k, v in config.items() if k != "builds"})
+    except (ValueError, TypeError):
+        return []
+    values = parsed.to_json()
+    labels: list[Json] = []
+    for switch in SWITCHES:
+        value = values[switch.key]
+        if value != switch.default:
+            shown = ("あり", "on") if value is True else (str(value), str(value))
+            names = (switch.name_ja, switch.name_en)
+            labels.append(registry.switch_departure("switch", switch.key, value, names, shown))
+    if parsed.vital_effect and not parsed.vital_wipe:
+        off = ("なし（召喚の禁止のみ）", "off (the summoning ban only)")
+        labels.append(
+            registry.switch_departure("switch", "vitalWipe", False, VITAL_WIPE_NAMES, off)
+        )
+    return labels
