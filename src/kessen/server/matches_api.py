@@ -253,17 +253,37 @@ def match_state(info: MatchInfo, live: set[int]) -> str:
     return "live" if info.id in live else "abandoned"
 
 
+def departures(info: MatchInfo, config: Json | None) -> list[Json]:
+    """How a match's stored ``config`` departs from its ruleset's standard rules (the
+    ruleset's :attr:`~kessen.engine.registry.Ruleset.departures` labels; none for a ruleset
+    this server does not know). The config is public (both players chose the match's rules);
+    the labels name rules only, never a seat's list."""
+    if config is None:
+        return []
+    try:
+        rules = registry.get(info.ruleset)
+    except (KeyError, ImportError):
+        return []
+    return rules.departures(config)
+
+
 def public_info(
-    info: MatchInfo, open_: bool, meta: Json | None = None, secret: bool = False
+    info: MatchInfo,
+    open_: bool,
+    meta: Json | None = None,
+    secret: bool = False,
+    config: Json | None = None,
 ) -> Json:
     """A match's listing: without the seed while it is open, or when it holds a ``secret``
     build (the seed deals that build's pile); ``open_deal`` when a client chose the deal
-    (:mod:`kessen.server.deal`, from the match's stored ``meta``). The seed is a string of
+    (:mod:`kessen.server.deal`, from the match's stored ``meta``); ``departures``, how its
+    ``config`` departs from the standard rules (:func:`departures`). The seed is a string of
     its decimal digits: a 64-bit integer does not survive a JavaScript number."""
     data = info.to_json()
     data["seed"] = str(info.seed)  # 64 bits: a JavaScript number would round it
     data["open_deal"] = bool((meta or {}).get("open_deal"))
     data["tutorial"] = bool((meta or {}).get("tutorial"))  # the guided match (tutorial_api)
+    data["departures"] = departures(info, config)
     if secret:
         data.pop("seed", None)
     if open_:
@@ -448,18 +468,14 @@ def continue_level(info: MatchInfo, seat: int) -> str:
     return "heuristic" if "heuristic" in rules.players else next(iter(rules.players))
 
 
-def _has_secret(store: MatchStore, info: MatchInfo) -> bool:
-    """Whether a listed match holds a secret build (:func:`secret_seats`); the config is read
-    only for the rulesets with secret lists, between two people."""
-    try:
-        found = registry.get(info.ruleset).decks
-    except (KeyError, ImportError):
-        return False
-    if found is None or not found.secret or "human" not in info.players.values():
+def _has_secret(info: MatchInfo, config: Json | None) -> bool:
+    """Whether a listed match holds a secret build (:func:`secret_seats`) in its stored
+    ``config`` (``None``: the match is gone)."""
+    if config is None:
         return False
     try:
-        return bool(secret_seats(info, store.get(info.id).config))
-    except StoreError:
+        return bool(secret_seats(info, config))
+    except (KeyError, ImportError):  # a ruleset this server does not know
         return False
 
 
@@ -582,9 +598,14 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
                 offset=offset,
             )
             metas = matches.metas([info.id for info in rows])
+            configs = matches.configs([info.id for info in rows])
             listed = [
                 public_info(
-                    info, is_open(matches, info), metas.get(info.id), _has_secret(matches, info)
+                    info,
+                    is_open(matches, info),
+                    metas.get(info.id),
+                    _has_secret(info, configs.get(info.id)),
+                    configs.get(info.id),
                 )
                 for info in rows
             ]
@@ -609,7 +630,7 @@ def matches_router(store: MatchStore | None, hub: Hub) -> APIRouter:
         """The views this request may open, and the match's listing as it may see it."""
         secret = secret_seats(rep.info, rep.config)
         seats = viewable_seats(rep.info, open_, rep.meta, token, secret)
-        return seats, public_info(rep.info, open_, rep.meta, bool(secret))
+        return seats, public_info(rep.info, open_, rep.meta, bool(secret), rep.config)
 
     @router.get("/api/matches/{match_id}")
     async def match_info(match_id: MatchId, token: Token = None) -> dict[str, Any]:

@@ -135,7 +135,7 @@ def answers(
         if unknown or not seats:
             raise ExportError(f"seat: expected 0, 1 or all, got {', '.join(unknown) or 'none'}")
         shown = [s for s in SEAT_KEYS if s in seats]
-    listing = api.public_info(info, open_, rep.meta, bool(secret))
+    listing = api.public_info(info, open_, rep.meta, bool(secret), rep.config)
     out: dict[str, Json] = {
         "/api/meta": _meta(info.ruleset),
         f"/api/matches/{match_id}": api.match_answer(rep, open_, shown, listing),

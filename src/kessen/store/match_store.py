@@ -510,6 +510,16 @@ class MatchStore:
         rows = self._query(f"SELECT id, meta FROM matches WHERE id IN ({marks})", ids)
         return {int(r[0]): json.loads(r[1]) for r in rows}
 
+    def configs(self, match_ids: Sequence[int]) -> dict[int, Json]:
+        """The stored config of each of ``match_ids`` that exists (one query; a listing says
+        from it how a match departs from the standard rules)."""
+        ids = [int(i) for i in match_ids][:1000]
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self._query(f"SELECT id, config FROM matches WHERE id IN ({marks})", ids)
+        return {int(r[0]): json.loads(r[1]) for r in rows}
+
     def update_meta(self, match_id: int, changes: Json) -> None:
         """Merge ``changes`` into match ``match_id``'s ``meta`` (a key set to ``None`` is
         removed); :class:`StoreError` if there is no such match. No schema change: ``meta`` is
