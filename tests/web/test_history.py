@@ -1,6 +1,7 @@
-"""The match history in the browser: the list and its filters, the replay viewer (step, seek
-by turn, play/pause, seats, CARD INFORMATION), continuing from a step against COM, and the
-"why" panel of COM's decisions in the live game that follows."""
+"""The match history in the browser: the list, its filters and its marks of matches off the
+standard rules, the replay viewer (step, seek by turn, play/pause, seats, CARD INFORMATION),
+continuing from a step against COM, and the "why" panel of COM's decisions in the live game
+that follows."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from kessen.engine import registry
+from kessen.engine import card_sets, registry
 from kessen.engine.action import Action
 from kessen.engine.contract import GameState, Json
 from kessen.engine.replay import Replay
@@ -227,6 +229,59 @@ def test_history_list_filters_and_pages(hpage: Any, history: History) -> None:
     page.wait_for_function("() => document.querySelectorAll('#mh-list .mh-row').length === 20")
     page.click("#mh-back")
     page.wait_for_selector("#start:not([hidden])")
+
+
+def test_a_match_off_the_standard_rules_is_marked_in_the_list(
+    hpage: Any, history: History, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A match with an opening switch reads 変則ルール beside its decks, one with a designer's
+    card set カードセット「NAME」 (Variant rules, Card set "NAME" in English), the title
+    naming each departure; a standard match has no mark. The two records are removed again
+    (the other tests count the list)."""
+    page = hpage
+    monkeypatch.setenv(card_sets.CACHE_ENV, str(tmp_path / "set-cache"))
+    ref = str(history.store.card_sets().derive("balance-2", "kobo", "v3").ref)
+    rules = registry.get("kobo")
+    added: list[int] = []
+    for hours, extra in (
+        (60, {"second_tactics": 9, "pass_penalty": "none"}),
+        (61, {"card_set": ref}),
+    ):
+        config: Json = {"decks": ["swarm", "tempo"], **extra}
+        replay = Replay.start(rules.new_game(config, 4), config, 4)
+        added.append(
+            history.store.add_match(
+                NewMatch(
+                    replay=replay,
+                    players={"0": "heuristic", "1": "random"},
+                    source="sim",
+                    created=T0 + hours * HOUR,
+                )
+            )
+        )
+    variant, designed = added
+    try:
+        page.click("#open-history")
+        page.wait_for_selector(f'.mh-row[data-id="{designed}"] .mh-departures')
+        mark = page.locator(f'.mh-row[data-id="{variant}"] .mh-decks .mh-departures')
+        assert mark.inner_text() == "変則ルール"
+        title = mark.get_attribute("title") or ""
+        assert title.startswith("標準ルールとの違い：")
+        assert "後攻の戦術手札：9枚" in title and "パスのペナルティ：なし" in title
+        set_mark = page.locator(f'.mh-row[data-id="{designed}"] .mh-departures')
+        assert set_mark.inner_text() == "カードセット「balance-2」"
+        assert f"balance-2@{ref.split('@')[1][:12]}" in (set_mark.get_attribute("title") or "")
+        assert page.locator(f'.mh-row[data-id="{history.won}"] .mh-departures').count() == 0
+        shot(page, "history_01b_departures")
+        page.click('#history [data-lang="en"]')
+        page.wait_for_function(
+            f"""() => document.querySelector('.mh-row[data-id="{variant}"] .mh-departures')
+                .textContent === 'Variant rules'"""
+        )
+        assert "Second player's tactics hand: 9 cards" in (mark.get_attribute("title") or "")
+        assert set_mark.inner_text() == 'Card set "balance-2"'
+    finally:
+        history.store.delete_matches(added)
 
 
 # --- the viewer -------------------------------------------------------------------------

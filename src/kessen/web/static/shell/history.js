@@ -14,8 +14,16 @@ import { fetchJson, ownTokens, S } from './state.js';
 const PAGE = 20;
 
 const T = texts({
-  ja: { you_seat: 'あなた（{seat}）', reason_resign: '（投了）', reason_timeout: '（時間切れ）', reason_abandon: '（離脱）' },
-  en: { you_seat: 'You ({seat})', reason_resign: ' (resigned)', reason_timeout: ' (on time)', reason_abandon: ' (a player left)' },
+  ja: {
+    you_seat: 'あなた（{seat}）', reason_resign: '（投了）', reason_timeout: '（時間切れ）', reason_abandon: '（離脱）',
+    dep_variant: '変則ルール', dep_card_set: 'カードセット「{name}」', dep_title: '標準ルールとの違い：',
+    dep_switch: '{name}：{value}', dep_set_line: 'カードセット「{name}」（{ref}）',
+  },
+  en: {
+    you_seat: 'You ({seat})', reason_resign: ' (resigned)', reason_timeout: ' (on time)', reason_abandon: ' (a player left)',
+    dep_variant: 'Variant rules', dep_card_set: 'Card set "{name}"', dep_title: 'Differences from the standard rules:',
+    dep_switch: '{name}: {value}', dep_set_line: 'Card set "{name}" ({ref})',
+  },
 });
 
 const NO_FILTERS = { game: '', deck: '', state: '', result: '', source: '', since: '', until: '' };
@@ -145,6 +153,26 @@ function decksOf(m) {
     h('span', { class: 'd1', text: deckName(ruleset, decks[1]) })];
 }
 
+/** How a match departs from its game's standard rules (the server's `departures`): a mark
+ *  beside its decks, カードセット「NAME」 for a designer's card set and 変則ルール for rule
+ *  switches away from the standard, its title naming each departure; null for a standard
+ *  match. */
+function departuresOf(m) {
+  const all = m.departures || [];
+  if (!all.length) return null;
+  const lang = S.settings.lang === 'en' ? 'en' : 'ja';
+  const sets = all.filter((d) => d.code === 'card_set');
+  const marks = sets.map((d) => T('dep_card_set', { name: d.name }));
+  if (sets.length < all.length) marks.push(T('dep_variant'));
+  const lines = all.map((d) => (d.code === 'card_set'
+    ? T('dep_set_line', { name: d.name, ref: `${d.name}@${String(d.ref || '').split('@').pop().slice(0, 12)}` })
+    : T('dep_switch', { name: d[`name_${lang}`] || d.key, value: d[`value_${lang}`] ?? String(d.value) })));
+  return h('span', {
+    class: 'mh-departures', text: marks.join(t('list_dot')), title: [T('dep_title'), ...lines].join('\n'),
+    dataset: { codes: [...new Set(all.map((d) => d.code))].join(' ') },
+  });
+}
+
 export function decksText(m) {
   return decksOf(m).map((e) => e.textContent).join('');
 }
@@ -228,7 +256,7 @@ function renderList() {
       h('td', { class: 'mh-pick', onclick: (ev) => ev.stopPropagation() }, pickBox(m)),
       h('td', { class: 'mh-id muted', text: m.id }),
       h('td', { class: 'mh-when', text: when(m.created) }),
-      h('td', { class: 'mh-decks' }, decksOf(m)),
+      h('td', { class: 'mh-decks' }, decksOf(m), departuresOf(m)),
       h('td', { class: 'mh-players', text: `${playerName(m, 0)} vs ${playerName(m, 1)}` }),
       h('td', { class: `mh-result ${r.cls}`, text: r.text }),
       h('td', { class: 'mh-steps', text: t('n_steps', { n: m.steps }) }),
