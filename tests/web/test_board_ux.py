@@ -126,8 +126,12 @@ def touch(browser: Any, served: Served) -> Iterator[Any]:
 
 
 def _long_press(page: Any, selector: str) -> None:
-    """Hold a finger on the element for 0.8 s, then lift it (Chrome's own touch events)."""
-    box = page.locator(selector).first.bounding_box()
+    """Hold a finger on the element for 0.8 s, then lift it (Chrome's own touch events), once
+    it is on screen (the board may still be drawing the position just loaded)."""
+    target = page.locator(selector).first
+    target.wait_for(state="visible")
+    box = target.bounding_box()
+    assert box is not None, f"{selector} has no box on screen"
     point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
