@@ -67,6 +67,21 @@ def real_fonts() -> str:
     return found
 
 
+# A browser test that times out waiting for the page is run once more, and the report says
+# so ("1 rerun"): on a loaded two-core machine a wait can lose a race with a frame that a
+# person would never notice. Only a Playwright timeout is retried; a wrong assertion, a
+# console error or a layout fault fails at once, and a timeout that happens twice fails.
+def mark_timing_retries(items: list[pytest.Item]) -> None:
+    """Give every browser test of this folder one more run after a Playwright timeout."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    retry = pytest.mark.flaky(reruns=1, only_rerun=[PageTimeout])
+    here = os.path.dirname(__file__)
+    for item in items:
+        if str(item.fspath).startswith(here):
+            item.add_marker(retry)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip the browser tests, with a clear reason, when there is no Chromium."""
     reason = None
@@ -78,6 +93,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         except ImportError:
             reason = "the Python package `playwright` is not installed; browser tests skipped"
     if reason is None:
+        mark_timing_retries(items)
         return
     if os.environ.get("KESSEN_REQUIRE_BROWSER") == "1":
         raise pytest.UsageError(f"KESSEN_REQUIRE_BROWSER=1 but {reason}")

@@ -405,7 +405,7 @@ def play_game(page: Page, ruleset: str, touch: bool, limit: int = 400, each: Any
 
 _IN_VIEW = """sel => {
   const el = document.querySelector(sel);
-  if (!el || !el.offsetParent) return false;
+  if (!el || !el.offsetParent || getComputedStyle(el).visibility !== 'visible') return false;
   const r = el.getBoundingClientRect();
   const box = document.querySelector('#ops-body').getBoundingClientRect();
   const bottom = Math.min(window.innerHeight, box.bottom);

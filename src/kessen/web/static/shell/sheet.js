@@ -114,7 +114,12 @@ export function bindSheet() {
       setMenu(false);
     }
   }).observe(document.body, { attributes: true, attributeFilter: ['data-prompt-id', 'data-screen'] });
-  new ResizeObserver(measureSoon).observe($('#ops'));
+  // The panel, and the part that folds: the band of choices changes height without a change
+  // inside it when the prompt above it rewraps, and its buttons change width when a font arrives.
+  const resized = new ResizeObserver(measureSoon);
+  resized.observe($('#ops'));
+  resized.observe($('#ops-body'));
+  document.fonts?.addEventListener('loadingdone', measureSoon);
   PHONE.addEventListener('change', () => { setMenu(false); setSheet(false); });
   window.addEventListener('resize', measureSoon);
 
