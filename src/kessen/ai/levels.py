@@ -35,9 +35,11 @@ be told apart from the heuristic (docs/com-levels.md, "Budgets of the compiled b
 
 
 STRONG_BUDGETS: tuple[tuple[str, int], ...] = (("twgp", 800),)
-"""つよい's budget in TWGP, whose iterations cost twice Kōbō's: at 1,500 its mean decision took
-0.75 s and a twentieth of them met the time cap; at 250 and 1,000 it won alike against the
-heuristic (94.2% and 93.3% of 60 games; docs/com-levels.md)."""
+"""つよい's budget in TWGP, whose iterations cost twice Kōbō's and, with つよい's two-turn
+rollouts, twice again: at 800 its mean decision takes 0.72 s on one core (p95 1.40 s, some
+searches ended by the time cap); at 1,500 with one-turn rollouts it took 0.75 s and a
+twentieth met the cap, and at 250 and 1,000 it won alike against the heuristic (94.2% and
+93.3% of 60 games; docs/com-levels.md)."""
 
 
 CONTEMPT = 0.25
