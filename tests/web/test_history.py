@@ -45,10 +45,13 @@ class Explaining:
         return action
 
 
-def play(decks: list[str], seed: int, steps: int | None = None) -> tuple[Replay, GameState]:
-    """A match of the heuristic COM against itself (its first ``steps`` actions only)."""
+def play(
+    decks: list[str], seed: int, steps: int | None = None, switches: Json | None = None
+) -> tuple[Replay, GameState]:
+    """A match of the heuristic COM against itself (its first ``steps`` actions only), under
+    the standard rules or with the opening ``switches`` given."""
     rules = registry.get("kobo")
-    config: Json = {"decks": decks, "best_of": 3}
+    config: Json = {"decks": decks, "best_of": 3, **(switches or {})}
     state = rules.new_game(config, seed)
     replay = Replay.start(state, config, seed)
     players = [rules.players["heuristic"](seed + 1), rules.players["heuristic"](seed + 2)]
@@ -242,23 +245,24 @@ def test_a_match_off_the_standard_rules_is_marked_in_the_list(
     monkeypatch.setenv(card_sets.CACHE_ENV, str(tmp_path / "set-cache"))
     ref = str(history.store.card_sets().derive("balance-2", "kobo", "v3").ref)
     rules = registry.get("kobo")
-    added: list[int] = []
-    for hours, extra in (
-        (60, {"second_tactics": 9, "pass_penalty": "none"}),
-        (61, {"card_set": ref}),
-    ):
-        config: Json = {"decks": ["swarm", "tempo"], **extra}
-        replay = Replay.start(rules.new_game(config, 4), config, 4)
-        added.append(
-            history.store.add_match(
-                NewMatch(
-                    replay=replay,
-                    players={"0": "heuristic", "1": "random"},
-                    source="sim",
-                    created=T0 + hours * HOUR,
-                )
+    # A finished match under opening switches (the viewer opens it), a started one on the set.
+    finished, state = play(
+        ["swarm", "tempo"], 4, switches={"second_tactics": 9, "pass_penalty": "none"}
+    )
+    config: Json = {"decks": ["swarm", "tempo"], "card_set": ref}
+    started = Replay.start(rules.new_game(config, 4), config, 4)
+    added = [
+        history.store.add_match(
+            NewMatch(
+                replay=replay,
+                players={"0": "heuristic", "1": "random"},
+                source="sim",
+                outcome=outcome,
+                created=T0 + hours * HOUR,
             )
         )
+        for hours, replay, outcome in ((60, finished, state.outcome), (61, started, None))
+    ]
     variant, designed = added
     try:
         page.click("#open-history")
@@ -280,8 +284,18 @@ def test_a_match_off_the_standard_rules_is_marked_in_the_list(
         )
         assert "Second player's tactics hand: 9 cards" in (mark.get_attribute("title") or "")
         assert set_mark.inner_text() == 'Card set "balance-2"'
+        # The replay viewer says it too, under the decks, in the page's language.
+        page.click(f'#mh-list .mh-row[data-id="{variant}"]')
+        wait_step(page, 0)
+        viewer_mark = page.locator("#ops .rp-decks .mh-departures")
+        assert viewer_mark.inner_text() == "Variant rules"
+        page.set_viewport_size({"width": 390, "height": 844})
+        settle(page)
+        shot(page, "history_05_viewer_departures_phone")
+        assert "Second player's tactics hand: 9 cards" in (viewer_mark.get_attribute("title") or "")
     finally:
         history.store.delete_matches(added)
+        history.store.card_sets().delete("balance-2")
 
 
 # --- the viewer -------------------------------------------------------------------------

@@ -154,10 +154,10 @@ function decksOf(m) {
 }
 
 /** How a match departs from its game's standard rules (the server's `departures`): a mark
- *  beside its decks, カードセット「NAME」 for a designer's card set and 変則ルール for rule
- *  switches away from the standard, its title naming each departure; null for a standard
- *  match. */
-function departuresOf(m) {
+ *  beside its decks (in the list and in the replay viewer), カードセット「NAME」 for a
+ *  designer's card set and 変則ルール for rule switches away from the standard, its title
+ *  naming each departure; null for a standard match. */
+export function departuresOf(m) {
   const all = m.departures || [];
   if (!all.length) return null;
   const lang = S.settings.lang === 'en' ? 'en' : 'ja';

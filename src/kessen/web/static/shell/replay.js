@@ -10,7 +10,7 @@ import { disconnect } from './connection.js';
 import { $, $$, h, put } from './dom.js';
 import { exportedMatch } from './embedded.js';
 import {
-  decksText, fetchMatches, loadPage, openHistory, renderHistoryScreen, resultOf, setHash, when,
+  decksText, departuresOf, fetchMatches, loadPage, openHistory, renderHistoryScreen, resultOf, setHash, when,
 } from './history.js';
 import { hasText, t, texts } from './i18n.js';
 import { closeOverlay, toast } from './overlay.js';
@@ -306,7 +306,7 @@ function buildPanel(R) {
       h('span', { class: 'rp-id', text: `#${m.id}` }),
       h('span', { class: 'rp-date muted', text: when(m.created) }),
       h('span', { class: `rp-state ${resultOf(m).cls}`, text: resultOf(m).text })),
-    h('div', { class: 'rp-decks muted', text: decksText(m) }),
+    h('div', { class: 'rp-decks muted' }, decksText(m), departuresOf(m)),
     // The seed as stored (a string: 64 bits do not fit a JavaScript number); none while hidden.
     m.seed != null ? h('div', { class: 'rp-decks rp-seed muted', id: 'rp-seed', text: T('rp_seed', { seed: m.seed }) }) : null,
     h('div', { class: 'rp-pos' }, h('strong', { id: 'rp-step' }), h('span', { id: 'rp-where', class: 'muted' })),
