@@ -117,18 +117,26 @@ class Client:
     sent: Encoded | None = None
     """The last view sent on this connection (a delta connection's base)."""
     sending: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held from making a delta connection's message to sending it: its messages leave in the
-    order of their bases."""
+    """Held from choosing a view to send (and making a delta connection's message) to sending
+    it: messages leave in the order of their serials, a delta in the order of its bases."""
+    sent_serial: int = -1
+    """The serial of the newest view sent on this connection (:attr:`Hub.serial`)."""
 
-    async def send_view(self, text: str | None, encoded: Encoded | None) -> None:
+    async def send_view(self, text: str | None, encoded: Encoded | None, serial: int) -> None:
         """Send this connection its view: ``text`` (the full ``state`` message) or, on a delta
-        connection, the message made from ``encoded`` and its last view."""
+        connection, the message made from ``encoded`` and its last view. ``serial`` says when
+        the view was made; a view made before one this connection was already sent is dropped
+        (two broadcasts overlap when one waits on a slow connection while the next, made from a
+        later state, reaches the others first: the page would go back to the older state)."""
         with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-            if not self.delta or encoded is None:
-                assert text is not None
-                await self.ws.send_text(text)
-                return
             async with self.sending:
+                if serial < self.sent_serial:
+                    return
+                self.sent_serial = serial
+                if not self.delta or encoded is None:
+                    assert text is not None
+                    await self.ws.send_text(text)
+                    return
                 out = delta_message(self.sent, encoded)
                 self.sent = encoded
                 await self.ws.send_text(out)
@@ -160,6 +168,9 @@ class Hub:
     owners: dict[str, str] = field(default_factory=dict)
     """The client (address) that started each session; none for a session restored on
     start-up."""
+    serial: int = 0
+    """The serial of the last view made (:meth:`next_serial`): a connection never gets a view
+    made before one it was sent."""
     idle_since: dict[str, float] = field(default_factory=dict)
     """Sessions without any open connection, and since when (monotonic seconds)."""
     visited: set[str] = field(default_factory=set)
@@ -301,12 +312,18 @@ class Hub:
         async with self.lock(session):
             return session.view_for(client.seat, client.lang, client.show_all)
 
+    def next_serial(self) -> int:
+        """A new view serial: views made later (under their session's lock) get larger ones."""
+        self.serial += 1
+        return self.serial
+
     async def send_state(self, session: Session, client: Client) -> None:
         """Send ``client`` its own view of the session (as a delta, if it asked for them)."""
         async with self.lock(session):
             view = session.view_for(client.seat, client.lang, client.show_all)
             text, encoded = (None, encode(view)) if client.delta else (state_message(view), None)
-        await client.send_view(text, encoded)
+            serial = self.next_serial()
+        await client.send_view(text, encoded, serial)
 
     async def broadcast(self, session: Session, but: Client | None = None) -> None:
         """Send every client of the session (``but`` one) its own view."""
@@ -329,8 +346,9 @@ class Hub:
                     encoded[key] = encode(views[key])
                 elif not c.delta and key not in texts:
                     texts[key] = state_message(views[key])
+            serial = self.next_serial()
         for client, key in zip(clients, keys, strict=True):
-            await client.send_view(texts.get(key), encoded.get(key))
+            await client.send_view(texts.get(key), encoded.get(key), serial)
 
     def changed(self, session: Session) -> None:
         """Something changed: the COM task looks again, and the end is noted (or forgotten,
