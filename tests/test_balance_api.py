@@ -323,3 +323,30 @@ def test_the_games_go_to_the_cluster_the_server_thinks_on(store: MatchStore) -> 
     assert BalanceRuns(store, workers=3).backend_kind() == {"kind": "local", "workers": 3}
     on_ray = BalanceRuns(store, on_cluster=lambda: True)
     assert on_ray.backend_kind()["kind"] == "ray"
+
+
+def test_a_run_ending_while_its_status_is_read_is_never_reported_stopped(
+    store: MatchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A status read of the store that is slow (a loaded machine) while the run's last game
+    ends: the run reads running, then done, never stopped (the job's state is taken before
+    the store is read, so the store is never older than it)."""
+    original = BalanceRuns._groups
+
+    def slow_read(self: BalanceRuns) -> Any:
+        groups = original(self)
+        time.sleep(0.1)  # the run goes on meanwhile
+        return groups
+
+    monkeypatch.setattr(BalanceRuns, "_groups", slow_read)
+    with serving(store) as client:
+        body = {"ruleset": "twgp", "players": ["random", "heuristic"], "games": 40}
+        status = client.post("/api/balance/runs", json=body)
+        assert status.status_code == 200, status.text
+        run_id = status.json()["id"]
+        seen = []
+        deadline = time.monotonic() + 60
+        while not seen or seen[-1] in ("queued", "running"):
+            seen.append(client.get(f"/api/balance/runs/{run_id}").json()["state"])
+            assert time.monotonic() < deadline, seen
+        assert seen[-1] == "done" and "stopped" not in seen, seen

@@ -562,13 +562,23 @@ class BalanceRuns:
     def _done_counts(self, group: Group) -> list[int]:
         return [int(r["games"]) for r in group.rows]
 
-    def _describe(self, group: Group) -> Json:
+    def _seen(self) -> dict[int, State]:
+        """Every known job's state now. Read *before* the store: a job is marked done only
+        after its last game and its end are stored, so a store read after this snapshot is at
+        least as new as it (read the other way round, a run finishing in between would be
+        reported from an older store read as stopped)."""
+        with self._cond:
+            return {run_id: job.state for run_id, job in self._jobs.items()}
+
+    def _describe(self, group: Group, seen: dict[int, State]) -> Json:
+        """The status of ``group``, with the job states ``seen`` before it was read."""
         specs = group.specs
         first = group.rows[0]["spec"]
         total = sum(_total(s) for s in specs)
         done = sum(self._done_counts(group))
         finished = all(r["finished"] is not None for r in group.rows)
         job = self._jobs.get(group.id)
+        job_state = seen.get(group.id)
         state: State = "done" if finished and done >= total else "stopped"
         out: Json = {
             "id": group.id,
@@ -596,27 +606,30 @@ class BalanceRuns:
             "cancelled": False,
             "error": "",
         }
-        if job is not None:
-            out["state"] = job.state if job.state != "done" else state
+        if job is not None and job_state is not None:
+            out["state"] = job_state if job_state != "done" else state
             out["cancelled"] = job.cancelled
             out["error"] = job.error
             out["backend"] = job.backend
-            if job.state in ("queued", "running"):
+            if job_state in ("queued", "running"):
                 out.update(job.progress())
-                out["done"] = max(done, job.done) if job.state == "running" else done
+                out["done"] = max(done, job.done) if job_state == "running" else done
         return out
 
     def list(self) -> list[Json]:
         """Every run of the store, newest first, with its state and progress."""
-        return [self._describe(g) for g in self._groups()]
+        seen = self._seen()
+        return [self._describe(g, seen) for g in self._groups()]
 
     def status(self, run_id: int) -> Json:
         """One run's state and progress (:class:`RunRefused` ``missing`` if unknown)."""
-        return self._describe(self._group(run_id))
+        seen = self._seen()
+        return self._describe(self._group(run_id), seen)
 
     def results(self, run_id: int, lang: str) -> Json:
         """The figures of a run (an A/B run: both halves side by side and their comparison),
         from the games journaled so far (:func:`kessen.server.balance_results.figures`)."""
+        seen = self._seen()
         group = self._group(run_id)
         summaries = [
             {i: {**s, "match_id": m} for i, (m, s) in self.store.sim_done(int(r["id"])).items()}
@@ -625,11 +638,11 @@ class BalanceRuns:
         key = tuple(len(s) for s in summaries)
         kept = self._cache.get((run_id, lang))
         if kept is not None and kept[0] == key:
-            return {**kept[1], "status": self._describe(group)}
+            return {**kept[1], "status": self._describe(group, seen)}
         sides = [side_of(r["spec"]) for r in group.rows]
         found = figures(group.specs, sides, summaries, lang)
         self._cache[(run_id, lang)] = (key, found)
-        return {**found, "status": self._describe(group)}
+        return {**found, "status": self._describe(group, seen)}
 
     def __repr__(self) -> str:
         return f"BalanceRuns({len(self._jobs)} runs known, {len(self._queue)} queued)"
