@@ -344,7 +344,7 @@ def test_a_run_ending_while_its_status_is_read_is_never_reported_stopped(
         status = client.post("/api/balance/runs", json=body)
         assert status.status_code == 200, status.text
         run_id = status.json()["id"]
-        seen = []
+        seen: list[str] = []
         deadline = time.monotonic() + 60
         while not seen or seen[-1] in ("queued", "running"):
             seen.append(client.get(f"/api/balance/runs/{run_id}").json()["state"])
