@@ -197,6 +197,47 @@ def test_the_routes_of_a_match_say_where_it_is(postgres: LocalServer) -> None:
         assert missing.status_code == 404
 
 
+def test_only_a_credential_of_the_match_moves_it(postgres: LocalServer) -> None:
+    """A stranger who knows a match's id cannot pull it from process to process: a game
+    route or a game connection reaching B without one of the match's credentials (no token,
+    a wrong one, another match's) is answered 404 there and the match stays on A; the
+    unused invite, a seat's token (header or body) moves it, as its players' requests do."""
+    url = postgres.new_store()
+    with process(url, "a", 10) as (a, app_a, store), process(url, "b", 10) as (b, app_b, _):
+        game = new_game(a, mode="vs_com", pace=0, seed=3, com="heuristic")
+        other = new_game(a, mode="vs_com", pace=0, seed=4, com="heuristic")
+        pair = new_game(a, mode="vs_human")
+        route = f"{b}/api/games/{{}}/{{}}"
+        strangers = [
+            ("leave", game["id"], {}, {}),
+            ("leave", game["id"], {"X-Kessen-Token": "not-a-token"}, {}),
+            ("leave", game["id"], {"X-Kessen-Token": other["token"]}, {}),
+            ("rematch", game["id"], {}, {"token": "not-a-token", "accept": True}),
+            ("invite", pair["id"], {}, {"code": "not-the-invite"}),
+            ("join", pair["id"], {}, {"code": other["token"]}),
+            ("invite", pair["id"], {"Content-Type": "application/json"}, "{not json"),
+        ]
+        for path, game_id, headers, body in strangers:
+            sent = {"content": body} if isinstance(body, str) else {"json": body}
+            answer = httpx.post(route.format(game_id, path), headers=headers, timeout=30, **sent)
+            assert answer.status_code in (404, 422), (path, headers, body, answer.text)
+            assert holder(store, game_id) == "a", (path, headers, body)
+        with connect(ws_url(b, game, "not-a-token")) as ws:
+            assert json.loads(ws.recv(timeout=20))["code"] == "unknown_game"
+            assert closed_code(ws) == 4404
+        assert holder(store, game["id"]) == "a" and game["id"] in hub_of(app_a).sessions
+        assert game["id"] not in hub_of(app_b).sessions
+        # The match's own credentials move it: the invite in the body, a token in the header.
+        invited = httpx.post(route.format(pair["id"], "invite"), json={"code": pair["invite"]})
+        assert invited.status_code == 200, invited.text
+        assert holder(store, pair["id"]) == "b" and pair["id"] in hub_of(app_b).sessions
+        left = httpx.post(
+            route.format(game["id"], "leave"), headers={"X-Kessen-Token": game["token"]}
+        )
+        assert left.status_code == 200, left.text
+        assert left.json()["abandoned"] is True and game["id"] not in hub_of(app_a).sessions
+
+
 def test_two_processes_racing_for_an_expired_match_leave_one_owner(
     postgres: LocalServer,
 ) -> None:

@@ -491,7 +491,7 @@ async def _reach(
     if keeper is None or not token or game_id in hub.sessions or hub.was_evicted(game_id, token):
         return None
     try:  # served by another process, or by none since its owner stopped: take it over
-        await keeper.find(game_id, token)
+        await keeper.find(game_id, (token,))
     except Elsewhere:
         return MOVED_CODE, MOVED_REASON, None
     except (Full, StoreError) as err:

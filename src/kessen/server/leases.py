@@ -9,7 +9,9 @@ match: no process resumes every unfinished match when it starts, as a lone serve
 comes back where its players next reach (:meth:`Keeper.find`):
 
 - on a request for a session it does not serve (a WebSocket ``/ws/{id}``, or one of the
-  :data:`GAME_ROUTES`), a process **takes** the lease if nobody live holds it (its owner died
+  :data:`GAME_ROUTES`) that presents one of the match's credentials (a seat's token, or the
+  unused invite or the spectator code of a match between two people: :func:`credentials_of`),
+  a process **takes** the lease if nobody live holds it (its owner died
   and nobody renewed it, or let it go) and resumes the match from the store, exactly where its
   record stands (every action is stored as it is applied);
 - if another live process holds it, it **asks** for it and waits up to :data:`HANDOVER_WAIT`
@@ -18,6 +20,9 @@ comes back where its players next reach (:meth:`Keeper.find`):
   asking process through the proxy), lets the lease go, and the asker takes it. This is how a
   match made by whichever process the proxy's ``POST /api/games`` reached moves to the process
   its id routes to, and how matches find their way back when a process joins or comes back;
+- a request without a credential of the match moves nothing: the process it reached answers
+  as if the match were not there (404), and the match stays where it is played (a stranger
+  who knows a match's id cannot pull it from process to process);
 - if the owner neither renews nor answers (it is dead, or cut off), the request is refused:
   HTTP 409 with a JSON body naming the situation in both languages, or the WebSocket closed
   with :data:`MOVED_CODE`; the page tries again every second, and gets the match once the dead
@@ -34,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import math
 import os
@@ -41,20 +47,22 @@ import re
 import secrets
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 
 from kessen.server.hub import MOVED_CODE, MOVED_REASON, Full
-from kessen.server.security import same_secret
+from kessen.server.matches_api import TOKEN_HEADER
+from kessen.server.security import header, same_secret
 from kessen.store.leases import LEASE_SECONDS, Holder, LeaseTable
 from kessen.store.model import StoreError
 
 if TYPE_CHECKING:
     from kessen.server.hub import Hub
-    from kessen.server.security import ASGIApp, Receive, Scope, Send
+    from kessen.server.security import ASGIApp, Message, Receive, Scope, Send
     from kessen.server.session import Session
     from kessen.store.records import MatchStore
 
@@ -90,6 +98,7 @@ __all__ = [
     "Routing",
     "Sharing",
     "Unresumable",
+    "credentials_of",
     "default_owner",
     "describe",
     "game_id_of",
@@ -234,16 +243,17 @@ class Keeper:
 
     # --- finding a session this process does not serve ------------------------------------
 
-    async def find(self, game_id: str, token: str | None = None) -> Session | None:
+    async def find(self, game_id: str, credentials: Sequence[str]) -> Session | None:
         """The session ``game_id``, taken over from the store if nobody live serves it, or
         handed over by its live owner within :data:`HANDOVER_WAIT`; ``None`` if no live
-        server session has that id (or, given a ``token``, if its record has no such token:
-        a connection without one moves no match). Raises :class:`Elsewhere` if its owner keeps
-        it, and the hub's :class:`~kessen.server.hub.Full` if it does not fit here."""
+        server session has that id, or if none of ``credentials`` is one of its record's
+        (:meth:`_knows`: a request without one moves no match). Raises :class:`Elsewhere` if
+        its owner keeps it, and the hub's :class:`~kessen.server.hub.Full` if it does not fit
+        here."""
         session = self.hub.sessions.get(game_id)
         if session is not None or len(game_id) > MAX_ID:
             return session
-        if token is not None and not await asyncio.to_thread(self._knows, game_id, token):
+        if not credentials or not await asyncio.to_thread(self._knows, game_id, credentials):
             return None
         task = self._finding.get(game_id)
         if task is None:
@@ -252,14 +262,20 @@ class Keeper:
             task.add_done_callback(lambda _done: self._finding.pop(game_id, None))
         return await asyncio.shield(task)
 
-    def _knows(self, game_id: str, token: str) -> bool:
-        """Whether the record of leased session ``game_id`` gave out ``token``."""
+    def _knows(self, game_id: str, credentials: Sequence[str]) -> bool:
+        """Whether the record of leased session ``game_id`` gave out one of ``credentials``:
+        a seat's (or the spectator's) token, or, between two people, the guest's token, the
+        spectator code or the invite while unused."""
         holder = self.table.holder(game_id)
         if holder is None:
             return False
         meta = self.store.metas([holder.match_id]).get(holder.match_id, {})
         tokens = meta.get("tokens")
-        return isinstance(tokens, dict) and any(same_secret(token, str(t)) for t in tokens)
+        secrets_of_match = [str(t) for t in tokens] if isinstance(tokens, dict) else []
+        secrets_of_match += [
+            str(meta[key]) for key in ("guest", "spectate", "invite") if meta.get(key)
+        ]
+        return any(same_secret(given, known) for given in credentials for known in secrets_of_match)
 
     async def _find(self, game_id: str) -> Session | None:
         loop = asyncio.get_running_loop()
@@ -389,8 +405,9 @@ class Keeper:
 
 class Routing:
     """ASGI middleware: a request for a game route (:data:`GAME_ROUTES`) of a session this
-    process does not serve finds it first (:meth:`Keeper.find`), or is answered 409 while
-    another live process keeps it."""
+    process does not serve finds it first (:meth:`Keeper.find`) with the credentials it
+    presents (:func:`credentials_of`), or is answered 409 while another live process keeps
+    it."""
 
     def __init__(self, app: ASGIApp, keeper: Keeper) -> None:
         self.app = app
@@ -400,9 +417,16 @@ class Routing:
         """Find the session the path names, then pass on."""
         if scope["type"] == "http":
             game_id = game_id_of(str(scope.get("path", "")))
-            if game_id is not None:
+            if game_id is not None and game_id not in self.keeper.hub.sessions:
                 try:
-                    await self.keeper.find(game_id)
+                    messages = await _read_body(receive)
+                except HTTPException as err:  # over the body bound (the guard's count)
+                    answer = JSONResponse({"detail": err.detail}, status_code=err.status_code)
+                    await answer(scope, receive, send)
+                    return
+                receive = _replaying(messages, receive)
+                try:
+                    await self.keeper.find(game_id, credentials_of(scope, messages))
                 except Elsewhere as err:
                     await err.answer()(scope, receive, send)
                     return
@@ -410,6 +434,44 @@ class Routing:
                     await JSONResponse({"detail": str(err)}, status_code=503)(scope, receive, send)
                     return
         await self.app(scope, receive, send)
+
+
+async def _read_body(receive: Receive) -> list[Message]:
+    """The request's body messages, read whole (the guard bounds their size)."""
+    messages: list[Message] = []
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return messages
+
+
+def _replaying(messages: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` that gives ``messages`` again first, then reads on."""
+    queued = list(messages)
+
+    async def replayed() -> Message:
+        return queued.pop(0) if queued else await receive()
+
+    return replayed
+
+
+def credentials_of(scope: Scope, messages: list[Message]) -> tuple[str, ...]:
+    """What a game route's request presents as a credential of its match: the token header
+    (:data:`~kessen.server.matches_api.TOKEN_HEADER`, as for leaving) and the ``token`` or
+    ``code`` of a JSON body (a rematch answer; an invite or spectator code)."""
+    found: list[str] = []
+    token = header(scope, TOKEN_HEADER.lower().encode())
+    if token:
+        found.append(token)
+    body = b"".join(bytes(m.get("body", b"")) for m in messages if m["type"] == "http.request")
+    try:
+        data = json.loads(body) if body else None
+    except ValueError:  # not JSON: the route refuses it in its own words
+        data = None
+    if isinstance(data, dict):
+        found += [v for k in ("token", "code") if isinstance(v := data.get(k), str) and v]
+    return tuple(found)
 
 
 def describe(sharing: Sharing) -> str:

@@ -263,7 +263,8 @@ def security_headers(host: str) -> list[tuple[bytes, bytes]]:
     ]
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def header(scope: Scope, name: bytes) -> str | None:
+    """The value of the request header ``name`` (lower-case bytes) in ``scope``, if sent."""
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
             return bytes(value).decode("latin-1")
@@ -284,7 +285,7 @@ class Guard:
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        host = _header(scope, b"host")
+        host = header(scope, b"host")
         if host is not None and not self.allow.host_ok(host):
             _log.warning("refused a request for host %r (not this server's)", host)
             await self._refuse(
@@ -297,7 +298,7 @@ class Guard:
             )
             return
         if kind == "websocket":
-            origin = _header(scope, b"origin")
+            origin = header(scope, b"origin")
             if origin is not None and not self.allow.origin_ok(origin, host):
                 _log.warning("refused a WebSocket from origin %r", origin)
                 await self._refuse(
@@ -314,7 +315,7 @@ class Guard:
         await self._http(scope, receive, send, host or "")
 
     async def _http(self, scope: Scope, receive: Receive, send: Send, host: str) -> None:
-        origin = _header(scope, b"origin")
+        origin = header(scope, b"origin")
         unsafe = scope.get("method") not in ("GET", "HEAD", "OPTIONS")
         if unsafe and origin is not None and not self.allow.origin_ok(origin, host or None):
             _log.warning("refused a %s from origin %r", scope.get("method"), origin)
@@ -322,7 +323,7 @@ class Guard:
                 scope, send, 403, f"Origin {origin!r} may not start or continue games here", host
             )
             return
-        length = _header(scope, b"content-length")
+        length = header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await self._refuse(scope, send, 413, f"request body over {self.max_body} bytes", host)
             return
