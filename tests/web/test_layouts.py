@@ -117,11 +117,21 @@ def faults(page: Any, where: str, touch: bool = False) -> list[str]:
     return [f"{where}: {f}" for f in found]
 
 
-CASES = [(size, ruleset, "ja") for size in SIZES for ruleset in ("kobo", "twgp", "maken")] + [
-    (size, ruleset, "en")
-    for size in ("phone-small", "laptop")  # English's longer words: the narrowest and 1440
+CASES = [
+    (size, ruleset, lang)
+    for size, lang in (
+        ("phone", "ja"),
+        ("tablet", "ja"),
+        ("tablet-wide", "ja"),
+        ("desktop", "ja"),
+        # English's longer words: the narrowest phone and the 1,440 px laptop (each size is
+        # played once, in the language whose words are longer there).
+        ("phone-small", "en"),
+        ("laptop", "en"),
+    )
     for ruleset in ("kobo", "twgp", "maken")
 ]
+"""Every size of :data:`~tests.web.driver.SIZES` plays a whole game of every ruleset once."""
 
 
 @pytest.mark.parametrize(("size", "ruleset", "lang"), CASES)
