@@ -8,7 +8,8 @@
 //  overlap  two targets whose visible boxes intersect (one inside the other is fine; what
 //           lies over the board on purpose is a layer, marked [data-layer]: a dialog, a
 //           drawer, the phone's chain strip; targets are compared within their own layer);
-//  clipped  a name (an element whose class says "name") cut short by its box.
+//  clipped  a name (an element whose class says "name") cut short by its box, or a drop-down
+//           list (a select) whose chosen option's words do not fit in it.
 () => {
   const vw = document.documentElement.clientWidth;
   const vh = window.innerHeight;
@@ -92,6 +93,17 @@
       const s = getComputedStyle(e);
       if (s.overflowX !== 'visible' || s.overflowY !== 'visible' || s.textOverflow === 'ellipsis') clipped.push(place(e));
     }
+  }
+  const ruler = document.createElement('canvas').getContext('2d');
+  for (const e of document.querySelectorAll('select')) {
+    // Every select drawn, scrolled into view or not: its words are cut wherever it is.
+    if (!e.checkVisibility({ checkVisibilityCSS: true }) || e.multiple || e.selectedIndex < 0) continue;
+    const s = getComputedStyle(e);
+    ruler.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const words = ruler.measureText(e.options[e.selectedIndex].text).width;
+    // The room for the words: the box less its padding and the drop-down arrow (about 18 px).
+    const room = e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 18;
+    if (words > room + 1) clipped.push(`${place(e)} "${e.options[e.selectedIndex].text}" ${words.toFixed(0)} > ${room.toFixed(0)} px`);
   }
   return { small, tiny, overlap, clipped };
 }
