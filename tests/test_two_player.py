@@ -471,6 +471,9 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
         assert httpx.post(join, json={"code": "招待é"}).status_code == 404
         assert httpx.post(f"{url}/api/games/nope/join", json={"code": "x"}).status_code == 404
         assert httpx.post(join, json={"code": "x", "more": 1}).status_code == 422
+        # Waiting for the guest, the listing names no deck the guest has not chosen.
+        (waiting,) = httpx.get(f"{url}/api/matches").json()["matches"]
+        assert waiting["waiting_guest"] is True and waiting["decks"][1] is None
         guest = httpx.post(join, json={"code": made["invite"]}).json()
         assert guest["seat"] == 1 and guest["token"] != made["token"]
         late = httpx.post(join, json={"code": made["invite"]}).json()
@@ -541,6 +544,7 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
             listed = httpx.get(f"{url}/api/matches", headers=headers).json()["matches"]
             row = next(m for m in listed if m["id"] == match_id)
             assert row.get("yours") == yours and row["reason"] == RESIGN
+            assert "waiting_guest" not in row and all(row["decks"])
         store.close()
 
 

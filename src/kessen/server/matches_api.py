@@ -277,13 +277,19 @@ def public_info(
     """A match's listing: without the seed while it is open, or when it holds a ``secret``
     build (the seed deals that build's pile); ``open_deal`` when a client chose the deal
     (:mod:`kessen.server.deal`, from the match's stored ``meta``); ``departures``, how its
-    ``config`` departs from the standard rules (:func:`departures`). The seed is a string of
-    its decimal digits: a 64-bit integer does not survive a JavaScript number."""
+    ``config`` departs from the standard rules (:func:`departures`); ``waiting_guest`` and no
+    second deck for a match between two people whose guest has not chosen yet. The seed is a
+    string of its decimal digits: a 64-bit integer does not survive a JavaScript number."""
     data = info.to_json()
     data["seed"] = str(info.seed)  # 64 bits: a JavaScript number would round it
     data["open_deal"] = bool((meta or {}).get("open_deal"))
     data["tutorial"] = bool((meta or {}).get("tutorial"))  # the guided match (tutorial_api)
     data["departures"] = departures(info, config)
+    if (meta or {}).get("waiting_guest") is True and info.steps == 0:
+        # The placeholder of a match between two people: the guest's deck is not chosen yet
+        # (the record holds the default it was checked with, not the guest's choice).
+        data["decks"] = [data["decks"][0], None]
+        data["waiting_guest"] = True
     if secret:
         data.pop("seed", None)
     if open_:

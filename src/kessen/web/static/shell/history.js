@@ -149,8 +149,11 @@ function decksOf(m) {
     return [h('span', { class: 'mh-game', text: gameName(ruleset) })];
   }
   const decks = m.decks || [];
+  const second = m.waiting_guest
+    ? h('span', { class: 'd1 muted', text: t('mh_guest_choosing') })
+    : h('span', { class: 'd1', text: deckName(ruleset, decks[1]) });
   return [h('span', { class: 'd0', text: deckName(ruleset, decks[0]) }), h('span', { class: 'vs muted', text: ' vs ' }),
-    h('span', { class: 'd1', text: deckName(ruleset, decks[1]) })];
+    second];
 }
 
 /** How a match departs from its game's standard rules (the server's `departures`): a mark
