@@ -178,6 +178,12 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str, lang: str
         assert board >= 0.6 * width, f"the board is {board:.0f} px of {width}"
     if touch:
         assert page.locator("#ops .ops-body button.act").count()
+    if width < 600:  # the phone's top bar: the score and turn, then the tabs (Maken's turn line
+        # takes a row of its own); a game's name would cost the board a row.
+        rows = 3 if ruleset == "maken" else 2
+        rows += page.is_visible("#deal-badge")  # a deal the player chose: marked as practice
+        top = page.evaluate("document.querySelector('#topbar').getBoundingClientRect().height")
+        assert top <= rows * 40 + 10, f"the top bar is {top:.0f} px tall"
 
     # Tap (or click) to inspect: a card of the board shows in CARD INFORMATION.
     card = "#tw-board .tw-pool-card" if ruleset == "twgp" and touch else "#game .infoable"

@@ -305,7 +305,7 @@ export function renderTopInfo(v) {
   const bottom = me();
   const top = 1 - bottom;
   put($('#scoreboard'),
-    h('span', { class: 'sb-game', text: tx('title') }),
+    h('span', { class: 'sb-game sb-title', text: tx('title') }),
     h('span', { class: 'sb-score' },
       h('span', { class: 'sb-name mine', text: seatName(bottom) }),
       h('span', { class: 'mk-sb-lp', text: `LP ${num(v.players[bottom].lp)}` }),

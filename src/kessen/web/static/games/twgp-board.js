@@ -400,7 +400,7 @@ export function renderTopInfo(v) {
     return h('span', { class: 'tw-sb-pips', title: tx('vitals_left', { n }) }, [0, 1, 2].map((i) => h('i', { class: i < n ? 'on' : '' })));
   };
   put($('#scoreboard'),
-    h('span', { class: 'sb-game', text: tx('title') }),
+    h('span', { class: 'sb-game sb-title', text: tx('title') }),
     h('span', { class: 'sb-score' },
       h('span', { class: 'sb-name mine', text: seatName(bottom) }), pips(bottom),
       h('span', { class: 'sb-dash', text: '–' }), pips(top),
