@@ -10,6 +10,7 @@ kept in the shots folder)."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from tests.web.driver import (
     layout_faults,
     serious_violations,
     shots_dir,
+    view,
 )
 
 SET = "kobo-e2e"
@@ -374,5 +376,35 @@ def test_the_editor_and_its_runs_fit_phone_tablet_and_desktop(
     page.wait_for_selector("#rn-results[data-kind=ab] #ab-figures")
     no_faults(page)
     page.screenshot(path=str(folder / f"editor-ab-{size}.png"))
+    assert not errors, errors
+    ctx.close()
+
+
+def test_a_saved_set_is_played_against_com_from_the_editor(
+    browser: Any, served: tuple[str, MatchStore]
+) -> None:
+    """「このセットでCOMと対戦」 starts a match against COM with the set's saved revision (it
+    waits while the form holds unsaved changes); the match's view and listing name the set."""
+    url, _store = served
+    ctx, page, errors = open_page(browser, f"{url}/#/design/editor/{SPARE}/card/total-war")
+    page.reload()
+    page.wait_for_selector("#ed-play:not([disabled])")
+    index = page.locator(".ed-pick[data-key='total-war']").get_attribute("data-index")
+    field = control(page, f"cards[{index}].name_en")
+    saved = field.input_value()
+    field.fill(f"{saved} II")
+    page.wait_for_selector("#ed-play[disabled]")  # unsaved: only a saved revision plays
+    field.fill(saved)
+    page.wait_for_selector("#ed-play:not([disabled])")
+    page.click("#ed-play")
+    page.wait_for_function(
+        "() => document.body.dataset.screen === 'game' && !!(window.kobo && window.kobo.view)"
+    )
+    assert page.evaluate("location.hash") == ""
+    played = view(page)
+    assert played["session"]["mode"] == "vs_com"
+    assert str(played["card_set"]).startswith(f"{SPARE}@"), played["card_set"]
+    listed = httpx.get(f"{url}/api/matches", params={"state": "live"}).json()["matches"]
+    assert any(SPARE in json.dumps(m["departures"], ensure_ascii=False) for m in listed), listed
     assert not errors, errors
     ctx.close()

@@ -9,7 +9,7 @@
 
 import { $, h, put } from '../shell/dom.js';
 import { resumeGame, showScreen } from '../shell/session.js';
-import { renderStart } from '../shell/start.js';
+import { newGame, renderStart } from '../shell/start.js';
 import { setHash } from '../shell/history.js';
 import { t, texts } from '../shell/i18n.js';
 import { S } from '../shell/state.js';
@@ -166,6 +166,17 @@ export function renderDesign() {
   if ($('#design').hidden || document.body.dataset.screen !== 'design' || !F.tab) return;
   frame();
   F.tab.render();
+}
+
+/** Leave the design screen for a new match against COM played with card set `name` of
+ *  `ruleset` (its saved revision; the start screen's COM level by default). */
+export async function playWithSet(ruleset, name) {
+  if (F.tab && F.tab.leave) F.tab.leave();
+  $('#design').hidden = true;
+  setHash('');
+  const meta = S.meta && S.meta.rulesets && S.meta.rulesets[ruleset];
+  const com = (meta && meta.default_com) || 'heuristic';
+  await newGame({ ruleset, mode: 'vs_com', com, config: { card_set: name } });
 }
 
 function leaveDesign() {

@@ -14,7 +14,7 @@ const E = {
     ed_derive: '新しいセットを作る', ed_derive_name: 'セットの名前', ed_derive_from: '元にするカードデータ',
     ed_derive_game: 'ゲーム', ed_derive_go: '作る', ed_deriving: '作成中…', ed_derive_note: '{from} から作成',
     ed_shipped: '同梱 {label}', ed_shipped_one: '同梱のカードデータ', ed_set_src: 'セット「{name}」', ed_parent: '元：{parent}',
-    ed_revision: 'リビジョン {n}', ed_export: 'TOMLで書き出す', ed_loading: '読み込み中…',
+    ed_revision: 'リビジョン {n}', ed_export: 'TOMLで書き出す', ed_play: 'このセットでCOMと対戦', ed_loading: '読み込み中…',
     // list
     ed_cards: 'カード', ed_search: 'カードを探す（名前・slug）', ed_decks: 'スターターデッキ',
     ed_no_match: '当てはまるカードはありません。', ed_n_problems: '問題{n}', ed_edited: '変更あり',
@@ -71,7 +71,7 @@ const E = {
     ed_derive: 'Make a new set', ed_derive_name: 'Name of the set', ed_derive_from: 'Card data to start from',
     ed_derive_game: 'Game', ed_derive_go: 'Make', ed_deriving: 'Making…', ed_derive_note: 'made from {from}',
     ed_shipped: 'shipped {label}', ed_shipped_one: 'the shipped card data', ed_set_src: 'set “{name}”', ed_parent: 'from {parent}',
-    ed_revision: 'revision {n}', ed_export: 'Export as TOML', ed_loading: 'Loading…',
+    ed_revision: 'revision {n}', ed_export: 'Export as TOML', ed_play: 'Play COM with this set', ed_loading: 'Loading…',
         ed_cards: 'Cards', ed_search: 'Find a card (name, slug)', ed_decks: 'Starter decks',
     ed_no_match: 'No card matches.', ed_n_problems: 'problems: {n}', ed_edited: 'edited',
     ed_list_label: 'Cards and decks',

@@ -15,7 +15,7 @@
 import { h, put, revealIn } from '../shell/dom.js';
 import { gameName } from '../shell/registry.js';
 import { S } from '../shell/state.js';
-import { designPath, openDesign } from './design.js';
+import { designPath, openDesign, playWithSet } from './design.js';
 import { copiesOf, countMap, decksOf, dropFromDecks, renameInDecks } from './editor-decks.js';
 import { faceOf, faceReady, nameIn, textsOf } from './editor-face.js';
 import { byFocusKey, keyPart, objectFields, placeProblems, said, under } from './editor-fields.js';
@@ -244,6 +244,7 @@ function renderSave() {
     h('div', { class: 'ed-elsewhere', id: 'ed-elsewhere' }),
     h('div', { class: 'ed-ab-row' },
       h('button', { type: 'button', id: 'ed-ab', class: 'secondary', text: et('ed_ab'), onclick: abRun }),
+      h('button', { type: 'button', id: 'ed-play', class: 'secondary', text: et('ed_play'), onclick: () => playWithSet(X.info.ruleset, X.info.name) }),
       h('p', { class: 'ed-hint', id: 'ed-ab-hint' })));
   updateStatus();
 }
@@ -256,6 +257,7 @@ function updateStatus() {
   status.textContent = changed ? et('ed_unsaved') : et('ed_clean');
   const ab = document.getElementById('ed-ab');
   ab.disabled = changed || X.busy;
+  document.getElementById('ed-play').disabled = changed || X.busy;  // the saved revision plays
   document.getElementById('ed-ab-hint').textContent = changed ? et('ed_ab_unsaved') : et('ed_ab_hint', { parent: parentLabel(X.info) });
 }
 
