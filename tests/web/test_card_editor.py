@@ -408,3 +408,54 @@ def test_a_saved_set_is_played_against_com_from_the_editor(
     assert any(SPARE in json.dumps(m["departures"], ensure_ascii=False) for m in listed), listed
     assert not errors, errors
     ctx.close()
+
+
+def test_a_toml_file_is_imported_as_a_set_or_refused_by_field(
+    browser: Any, served: tuple[str, MatchStore], tmp_path: Path
+) -> None:
+    """The editor's home imports a TOML file as the set it names: a new set (its game
+    chosen), or the next revision of a set that exists; a broken file is refused with its
+    problems by field, and nothing is made."""
+    url, _store = served
+    exported = httpx.get(f"{url}/api/design/sets/{SPARE}/export")
+    assert exported.status_code == 200, exported.text
+    good = tmp_path / "kobo-imported.toml"
+    good.write_text(exported.text.replace("Total War", "Total War II", 1), encoding="utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text(re.sub(r"(?m)^lv = \d+", "lv = -3", exported.text, count=1), "utf-8")
+    ctx, page, errors = open_page(browser, f"{url}/#/design/editor")
+    page.wait_for_selector("#ed-import-go")
+    page.click("#ed-import-go")  # no file yet: said so
+    page.wait_for_selector("#ed-import-problems")
+    page.set_input_files("#ed-import-file", str(broken))
+    page.wait_for_selector("#ed-import-chosen")
+    assert page.input_value("#ed-import-name") == "broken"
+    page.click("#ed-import-go")
+    page.wait_for_function(
+        "() => /lv/.test(document.querySelector('#ed-import-problems')?.textContent || '')"
+    )
+    errors[:] = [e for e in errors if "status of 422" not in e]  # the refusal, as expected
+    names = [s["name"] for s in httpx.get(f"{url}/api/design/sets").json()["sets"]]
+    assert "broken" not in names
+    page.set_input_files("#ed-import-file", str(good))
+    page.fill("#ed-import-name", "kobo-imported")
+    page.dispatch_event("#ed-import-name", "change")
+    assert "新しいセット" in page.inner_text("#ed-import-hint")
+    page.click("#ed-import-go")
+    page.wait_for_function(
+        "() => document.querySelector('#ed-set-name')?.textContent === 'kobo-imported'"
+    )
+    made = httpx.get(f"{url}/api/design/sets/kobo-imported").json()
+    assert any(c.get("name_en") == "Total War II" for c in made["data"]["cards"])
+    # The same name again: the next revision of that set.
+    page.goto(f"{url}/#/design/editor")
+    page.reload()
+    page.wait_for_selector("#ed-import-file")
+    page.set_input_files("#ed-import-file", str(good))
+    page.fill("#ed-import-name", SPARE)
+    page.dispatch_event("#ed-import-name", "change")
+    assert SPARE in page.inner_text("#ed-import-hint") and not page.is_visible("#ed-import-game")
+    no_faults(page)
+    assert not errors, errors
+    ctx.close()
+    httpx.delete(f"{url}/api/design/sets/kobo-imported")

@@ -1,7 +1,9 @@
 // The card editor's first page (design/editor.js): the card sets the server's store keeps,
-// each opening in the editor, and the form that makes a new one from a shipped card data
-// version or another set (its name refused with the reason on the name's field). Also the
-// editor's requests to the design API and the words for a set's parent.
+// each opening in the editor, the form that makes a new one from a shipped card data version
+// or another set (its name refused with the reason on the name's field), and the form that
+// imports a TOML file (a new set, or the next revision of the set it names; the file's
+// problems listed by field). Also the editor's requests to the design API and the words for
+// a set's parent.
 
 import { h, put } from '../shell/dom.js';
 import { gameName } from '../shell/registry.js';
@@ -19,6 +21,7 @@ const H = {
   parents: {},
   derive: { ruleset: '', from: '', name: '' },
   deriveProblems: [],
+  imported: { ruleset: '', name: '', file: '', toml: null, problems: [], busy: false },
   busy: false,
   error: '',
 };
@@ -106,8 +109,79 @@ export function renderHome() {
   const ready = sets && H.derive.from;
   put(H.body, h('div', { class: 'ed-home', id: 'ed-home' },
     h('section', { class: 'ed-box' }, h('h2', { class: 'rn-h2', text: et('ed_sets') }), H.error ? h('p', { class: 'rn-error', text: H.error }) : null, list),
-    h('section', { class: 'ed-box' }, h('h2', { class: 'rn-h2', text: et('ed_derive') }),
-      ready ? deriveForm() : h('p', { class: 'muted', text: et('ed_loading') }))));
+    h('div', { class: 'ed-home-side' },
+      h('section', { class: 'ed-box' }, h('h2', { class: 'rn-h2', text: et('ed_derive') }),
+        ready ? deriveForm() : h('p', { class: 'muted', text: et('ed_loading') })),
+      sets ? h('section', { class: 'ed-box' }, h('h2', { class: 'rn-h2', text: et('ed_import') }), importForm()) : null)));
+}
+
+function importForm() {
+  const m = H.imported;
+  if (!offered().includes(m.ruleset)) m.ruleset = offered()[0] || 'kobo';
+  const existing = (H.sets || []).find((s) => s.name === m.name.trim());
+  const hint = m.name.trim() ? (existing ? et('ed_import_hint_next', { name: existing.name }) : et('ed_import_hint_new')) : '';
+  return h('form', {
+    class: 'ed-derive', id: 'ed-import', autocomplete: 'off',
+    onsubmit: (ev) => { ev.preventDefault(); importFile(); },
+  },
+  h('div', { class: 'ed-field' },
+    h('label', { class: 'ed-label', for: 'ed-import-file', text: et('ed_import_file') }),
+    h('input', {
+      id: 'ed-import-file', type: 'file', accept: '.toml,text/plain',
+      onchange: async (ev) => {
+        const file = ev.target.files && ev.target.files[0];
+        if (!file) return;
+        m.toml = await file.text();
+        m.file = file.name;
+        if (!m.name) m.name = file.name.replace(/\.toml$/i, '');
+        m.problems = [];
+        renderHome();
+      },
+    }),
+    m.file ? h('p', { class: 'ed-hint', id: 'ed-import-chosen', text: m.file }) : null),
+  existing ? null : h('div', { class: 'ed-field' },
+    h('label', { class: 'ed-label', for: 'ed-import-game', text: et('ed_derive_game') }),
+    h('select', { id: 'ed-import-game', onchange: (ev) => { m.ruleset = ev.target.value; } },
+      offered().map((r) => h('option', { value: r, text: gameName(r), selected: r === m.ruleset })))),
+  h('div', { class: 'ed-field' },
+    h('label', { class: 'ed-label', for: 'ed-import-name', text: et('ed_import_name') }),
+    h('input', {
+      id: 'ed-import-name', type: 'text', maxlength: '60', value: m.name, 'aria-describedby': 'ed-import-hint',
+      onchange: (ev) => { m.name = ev.target.value; renderHome(); },
+    }),
+    h('p', { class: 'ed-hint', id: 'ed-import-hint', text: hint })),
+  m.problems.length ? h('div', { class: 'rf-problems', id: 'ed-import-problems', role: 'alert' },
+    m.problems.map((p) => h('p', { text: p.path ? `${p.path}: ${said(p)}` : said(p) }))) : null,
+  h('div', { class: 'rf-actions' },
+    h('button', { type: 'submit', id: 'ed-import-go', class: 'primary', disabled: m.busy, text: m.busy ? et('ed_importing') : et('ed_import_go') })));
+}
+
+async function importFile() {
+  const m = H.imported;
+  const name = document.getElementById('ed-import-name');
+  if (name) m.name = name.value;
+  if (m.toml === null) {
+    m.problems = [{ path: '', en: et('ed_import_pick'), ja: et('ed_import_pick') }];
+    renderHome();
+    return;
+  }
+  m.busy = true;
+  m.problems = [];
+  renderHome();
+  try {
+    const existing = (H.sets || []).some((s) => s.name === m.name.trim());
+    const made = await api('POST', '/api/design/sets/import', {
+      name: m.name.trim(), toml: m.toml, note: et('ed_import_note', { file: m.file }),
+      ...(existing ? {} : { ruleset: m.ruleset }),
+    });
+    H.imported = { ruleset: m.ruleset, name: '', file: '', toml: null, problems: [], busy: false };
+    H.sets = null;
+    await H.open(made.name);
+  } catch (err) {
+    m.busy = false;
+    m.problems = err.problems || [{ path: '', en: String(err.message), ja: String(err.message) }];
+    if (here()) renderHome();
+  }
 }
 
 function deriveForm() {

@@ -13,6 +13,7 @@ const E = {
     ed_no_sets: 'セットはまだありません。同梱のカードデータから作ってください。',
     ed_derive: '新しいセットを作る', ed_derive_name: 'セットの名前', ed_derive_from: '元にするカードデータ',
     ed_derive_game: 'ゲーム', ed_derive_go: '作る', ed_deriving: '作成中…', ed_derive_note: '{from} から作成',
+    ed_import: 'TOMLファイルから読み込む', ed_import_file: 'ファイル（TOMLで書き出したもの）', ed_import_name: 'セットの名前', ed_import_hint_new: '新しいセットになります。', ed_import_hint_next: '「{name}」の次のリビジョンになります。', ed_import_go: '読み込む', ed_importing: '読み込み中…', ed_import_note: '{file} から読み込み', ed_import_pick: 'ファイルを選んでください。',
     ed_shipped: '同梱 {label}', ed_shipped_one: '同梱のカードデータ', ed_set_src: 'セット「{name}」', ed_parent: '元：{parent}',
     ed_revision: 'リビジョン {n}', ed_export: 'TOMLで書き出す', ed_play: 'このセットでCOMと対戦', ed_loading: '読み込み中…',
     // list
@@ -70,6 +71,7 @@ const E = {
     ed_no_sets: 'No sets yet. Make one from the shipped card data.',
     ed_derive: 'Make a new set', ed_derive_name: 'Name of the set', ed_derive_from: 'Card data to start from',
     ed_derive_game: 'Game', ed_derive_go: 'Make', ed_deriving: 'Making…', ed_derive_note: 'made from {from}',
+    ed_import: 'Import a TOML file', ed_import_file: 'File (as exported as TOML)', ed_import_name: 'Name of the set', ed_import_hint_new: 'It becomes a new set.', ed_import_hint_next: 'It becomes the next revision of “{name}”.', ed_import_go: 'Import', ed_importing: 'Importing…', ed_import_note: 'imported from {file}', ed_import_pick: 'Choose a file first.',
     ed_shipped: 'shipped {label}', ed_shipped_one: 'the shipped card data', ed_set_src: 'set “{name}”', ed_parent: 'from {parent}',
     ed_revision: 'revision {n}', ed_export: 'Export as TOML', ed_play: 'Play COM with this set', ed_loading: 'Loading…',
         ed_cards: 'Cards', ed_search: 'Find a card (name, slug)', ed_decks: 'Starter decks',
