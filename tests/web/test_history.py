@@ -289,6 +289,14 @@ def test_a_match_off_the_standard_rules_is_marked_in_the_list(
         wait_step(page, 0)
         viewer_mark = page.locator("#ops .rp-decks .mh-departures")
         assert viewer_mark.inner_text() == "Variant rules"
+        for size, (width, height) in (("desktop", (1440, 900)), ("tablet", (820, 1180))):
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            box = viewer_mark.bounding_box()
+            assert box is not None and viewer_mark.is_visible(), size
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (size, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (size, box)
+            shot(page, f"history_05_viewer_departures_{size}")
         page.set_viewport_size({"width": 390, "height": 844})
         settle(page)
         shot(page, "history_05_viewer_departures_phone")
