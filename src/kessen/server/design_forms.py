@@ -96,9 +96,9 @@ def _kobo() -> Json:
         Verb,
     )
     from kessen.games.kobo.deck_rules import MAIN_DECK_SIZE, TACTICS_DECK_SIZE
-    from kessen.games.kobo.decks import _DeckModel
+    from kessen.games.kobo.decks import DeckModel
     from kessen.games.kobo.icons import icon_names, load_icons
-    from kessen.games.kobo.schema import _CardModel
+    from kessen.games.kobo.schema import CardModel
     from kessen.games.kobo.text import condition_text, kind_label, timing_label
 
     base = ["slug", "kind", "name_ja", "name_en", "icon", "limited"]
@@ -121,8 +121,8 @@ def _kobo() -> Json:
     return {
         "ruleset": "kobo",
         "key": "slug",
-        "card": {**model_form(_CardModel), "order": list(CARD_FIELDS)},
-        "deck": {**model_form(_DeckModel), "order": [*DECK_FIELDS, "main", "tactics"]},
+        "card": {**model_form(CardModel), "order": list(CARD_FIELDS)},
+        "deck": {**model_form(DeckModel), "order": [*DECK_FIELDS, "main", "tactics"]},
         "decks_keyed": False,
         "kinds": {k: [f for f in CARD_FIELDS if f in v] for k, v in kinds.items()},
         "choices": {

@@ -57,7 +57,7 @@ from kessen.engine.card_sets import (
 from kessen.engine.contract import Json
 from kessen.engine.set_data import read_toml, set_shape, toml_key, toml_pairs
 from kessen.games.kobo.deck_rules import deck_problems
-from kessen.games.kobo.decks import DECKS_DIR, OPTION_DECKS_DIR, Deck, _DeckModel
+from kessen.games.kobo.decks import DECKS_DIR, OPTION_DECKS_DIR, Deck, DeckModel
 from kessen.games.kobo.schema import (
     CARDS_PATH,
     DATA_DIR,
@@ -240,7 +240,7 @@ def _deck_problems(decks: Any, pool: CardPool | None, raw_slugs: set[str]) -> li
             )
             continue
         try:
-            deck = _DeckModel.model_validate(dict(raw)).to_deck()
+            deck = DeckModel.model_validate(dict(raw)).to_deck()
         except ValidationError as err:
             problems += pydantic_problems(err.errors(), where)
             continue
@@ -279,7 +279,7 @@ def build(data: Json, ref: SetRef) -> KoboSet:
     )
     decks = {}
     for raw in data["decks"]:
-        deck = _DeckModel.model_validate(raw).to_deck()
+        deck = DeckModel.model_validate(raw).to_deck()
         decks[deck.slug] = deck
     return KoboSet(ref, pool, dict(sorted(decks.items())))
 

@@ -120,7 +120,7 @@ _Text = Annotated[StrictStr, Field(min_length=1)]
 _Count = Annotated[StrictInt, Field(ge=1, le=MAX_ENTRY_COPIES)]
 
 
-class _DeckModel(BaseModel):
+class DeckModel(BaseModel):
     """The shape of a deck file or deck JSON object."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -153,7 +153,7 @@ def _shape(raw: Mapping[str, Any], source: str, pool: CardPool | None) -> Deck:
     lines: list[str] = []
     deck: Deck | None = None
     try:
-        deck = _DeckModel.model_validate(raw).to_deck()
+        deck = DeckModel.model_validate(raw).to_deck()
     except ValidationError as err:
         lines += validation_lines(source, err, format_path)
     if pool is not None:

@@ -210,8 +210,9 @@ class _SurpriseModel(BaseModel):
         return SurpriseAbility(self.on, target, tuple(Step(s.verb, s.amount) for s in self.steps))
 
 
-class _CardModel(BaseModel):
-    """One ``[[card]]`` table."""
+class CardModel(BaseModel):
+    """One ``[[card]]`` table of a card data file, as validated (the card editor's form is
+    drawn from its JSON Schema: :mod:`kessen.server.design_forms`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -260,7 +261,7 @@ def _kinds(kind: CardKind) -> tuple[str, str]:
     return _KIND_WORD[kind], _KIND_WORD_JA[kind]
 
 
-def _card_problems(card: _CardModel) -> list[_Problem]:
+def _card_problems(card: CardModel) -> list[_Problem]:
     """Every rule a single (well-typed) card breaks."""
     problems = _icon_problems(card) + _surprise_problems(card)
     if card.kind is CardKind.CHARACTER:
@@ -268,7 +269,7 @@ def _card_problems(card: _CardModel) -> list[_Problem]:
     return problems + _effect_problems(card)
 
 
-def _surprise_problems(card: _CardModel) -> list[_Problem]:
+def _surprise_problems(card: CardModel) -> list[_Problem]:
     """【！】 abilities: tactics only; allowed verbs, amounts; a target exactly when a step
     needs one, never a chosen one (nobody is asked for a target mid-event)."""
     if not card.surprise:
@@ -345,7 +346,7 @@ def _surprise_problems(card: _CardModel) -> list[_Problem]:
     return problems
 
 
-def _icon_problems(card: _CardModel) -> list[_Problem]:
+def _icon_problems(card: CardModel) -> list[_Problem]:
     """An ``icon`` names a vendored pictogram."""
     if card.icon is None or card.icon in icon_names():
         return []
@@ -360,7 +361,7 @@ def _icon_problems(card: _CardModel) -> list[_Problem]:
     ]
 
 
-def _character_problems(card: _CardModel) -> list[_Problem]:
+def _character_problems(card: CardModel) -> list[_Problem]:
     """A character has a Lv in range and no effect fields."""
     problems: list[_Problem] = []
     if not MIN_CHARACTER_LV <= card.lv <= MAX_CHARACTER_LV:
@@ -388,7 +389,7 @@ def _character_problems(card: _CardModel) -> list[_Problem]:
     return problems
 
 
-def _effect_problems(card: _CardModel) -> list[_Problem]:
+def _effect_problems(card: CardModel) -> list[_Problem]:
     """Deploy cards, traps and tactics: Lv, keywords, steps and target."""
     problems: list[_Problem] = []
     en, ja = _kinds(card.kind)
@@ -423,7 +424,7 @@ def _effect_problems(card: _CardModel) -> list[_Problem]:
     return problems
 
 
-def _step_problems(card: _CardModel) -> list[_Problem]:
+def _step_problems(card: CardModel) -> list[_Problem]:
     """Verbs allowed for the kind, amounts, and retreat_if_zero placement."""
     problems: list[_Problem] = []
     allowed = _VERBS_BY_KIND[card.kind]
@@ -479,7 +480,7 @@ def _amount_problem(step: _StepModel) -> Said | None:
     return None
 
 
-def _target_problems(card: _CardModel) -> list[_Problem]:
+def _target_problems(card: CardModel) -> list[_Problem]:
     """A target exactly when a step needs one, legal for the kind and the verbs."""
     targeted = [s.verb for s in card.steps if s.verb in TARGETED_VERBS]
     target = card.target
@@ -620,9 +621,9 @@ def parse_pool(data: bytes, source: str = "<memory>") -> CardPool:
     return CardPool(cards, hashlib.sha256(data).hexdigest(), source, version)
 
 
-def _validate_cards(entries: list[Any], source: str) -> tuple[list[_CardModel], list[str]]:
+def _validate_cards(entries: list[Any], source: str) -> tuple[list[CardModel], list[str]]:
     """Type-check each card, then its semantics and uniqueness; all problems in file order."""
-    models: list[_CardModel] = []
+    models: list[CardModel] = []
     lines: list[str] = []
     first_index: dict[tuple[str, str], int] = {}
     for i, raw in enumerate(entries):
@@ -632,7 +633,7 @@ def _validate_cards(entries: list[Any], source: str) -> tuple[list[_CardModel], 
         head = _card_head(i, raw)
         problems = _identity_problems(i, raw, first_index)
         try:
-            model = _CardModel.model_validate(raw)
+            model = CardModel.model_validate(raw)
         except ValidationError as err:
             lines += validation_lines(source, err, functools.partial(_located, head))
         else:
@@ -666,7 +667,7 @@ def card_field_problems(
             continue
         found = _identity_problems(i, raw, first_index)
         try:
-            model = _CardModel.model_validate(raw)
+            model = CardModel.model_validate(raw)
         except ValidationError as err:
             problems += pydantic_problems(err.errors(), where)
         else:

@@ -26,7 +26,7 @@ from kessen.engine.rng import Rng
 from kessen.games.kobo.card_sets import active_set_pool
 from kessen.games.kobo.cards import CardKind
 from kessen.games.kobo.state import EMPTY, HAND, MAIN_DECK, SLOTS, TDECK, THAND, KoboState
-from kessen.games.kobo.worlds import _chain_passes, world_from_view
+from kessen.games.kobo.worlds import chain_passes_of, world_from_view
 
 
 @cache
@@ -289,7 +289,7 @@ def opponent_just_passed(view: Json) -> bool:
     pending = view["pending"]
     if pending["prompt"] != "chain":
         return False
-    return _chain_passes(view, view.get("extras")) == 1
+    return chain_passes_of(view, view.get("extras")) == 1
 
 
 def would_pass(world: KoboState, seat: int) -> bool:

@@ -121,7 +121,7 @@ def _temp_changes(log: Sequence[Json]) -> dict[tuple[int, int], int]:
     return out
 
 
-def _chain_passes(view: Json, extras: Mapping[str, Any] | None) -> int:
+def chain_passes_of(view: Json, extras: Mapping[str, Any] | None) -> int:
     """The passes in a row that end the chain so far: ``extras``' count when given, else how
     many ``chain_pass`` entries end the view's log (since the last link or declaration)."""
     if extras is not None:
@@ -297,7 +297,7 @@ def _scalars(state: KoboState, view: Json, extras: Mapping[str, Any] | None) -> 
         state.priority = view["priority"]
     else:
         state.priority = pending["seat"]
-    state.chain_passes = _chain_passes(view, extras)
+    state.chain_passes = chain_passes_of(view, extras)
 
 
 def _battle_card(state: KoboState, seat: int, slot: int | None) -> int:
