@@ -16,7 +16,15 @@ from kessen.engine import registry
 from kessen.games.kobo.decks import deck_to_json, option_decks, starter_decks
 from kessen.server.app import create_app
 from kessen.store import MatchStore
-from tests.web.driver import AXE, SIZES, Driver, collect_errors, serious_violations, shot
+from tests.web.driver import (
+    AXE,
+    SIZES,
+    Driver,
+    collect_errors,
+    layout_faults,
+    serious_violations,
+    shot,
+)
 
 SEED = 29
 QUICK = """(() => {
@@ -309,6 +317,8 @@ def test_the_builder_on_a_phone(browser: Any, store_server: str) -> None:
     assert status(page, "bad") == "1 problem"
     no_sideways_scroll(page)
     assert not serious_violations(page, "#decks"), serious_violations(page, "#decks")
+    found = layout_faults(page)  # the lists' chosen words whole, nothing small or cut
+    assert not any(found.values()), found
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "deck_builder_phone")
     page.locator("#db-saved-list").scroll_into_view_if_needed()

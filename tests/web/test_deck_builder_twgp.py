@@ -12,7 +12,14 @@ from typing import Any
 
 import httpx
 
-from tests.web.driver import AXE, SIZES, collect_errors, serious_violations, shots_dir
+from tests.web.driver import (
+    AXE,
+    SIZES,
+    collect_errors,
+    layout_faults,
+    serious_violations,
+    shots_dir,
+)
 
 SEED = 7
 VITALS = ["s10", "c10", "sk"]
@@ -239,6 +246,8 @@ def test_the_build_on_a_phone(browser: Any, store_server: str) -> None:
     assert status(page, "bad") == "2 problems"
     no_sideways_scroll(page)
     assert not serious_violations(page, "#decks"), serious_violations(page, "#decks")
+    found = layout_faults(page)  # the lists' chosen words whole, nothing small or cut
+    assert not any(found.values()), found
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(shots_dir() / "twgp_builder_phone.png"))
     page.locator("#db-deck").scroll_into_view_if_needed()

@@ -22,7 +22,15 @@ from kessen.engine.contract import GameState, Json
 from kessen.engine.replay import Replay
 from kessen.server.run import running
 from kessen.store.records import MatchStore, NewMatch
-from tests.web.driver import Driver, play_first_options, settle, shot, view, wait_view
+from tests.web.driver import (
+    Driver,
+    layout_faults,
+    play_first_options,
+    settle,
+    shot,
+    view,
+    wait_view,
+)
 
 T0 = datetime(2024, 6, 1, 10, 0).timestamp()
 HOUR = 3600.0
@@ -300,6 +308,8 @@ def test_a_match_off_the_standard_rules_is_marked_in_the_list(
         page.set_viewport_size({"width": 390, "height": 844})
         settle(page)
         shot(page, "history_05_viewer_departures_phone")
+        found = layout_faults(page)  # the viewer's turn list shows its words whole on a phone
+        assert not any(found.values()), found
         assert "Second player's tactics hand: 9 cards" in (viewer_mark.get_attribute("title") or "")
     finally:
         history.store.delete_matches(added)
