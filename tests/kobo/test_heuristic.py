@@ -299,3 +299,27 @@ def test_the_exchange_model_ends_the_game_at_the_result_like_the_engine() -> Non
     )
     swept.finish()
     assert swept.base == {(1, 2): 3}
+
+
+def test_the_heuristic_weighs_a_pass_by_the_matchs_schedule() -> None:
+    """What the heuristic COM thinks a pass costs is what the engine says a pass would exclude,
+    under the seed's schedule and every variant (it read the seed's schedule in every match)."""
+    rules = registry.get("kobo")
+    for schedule in ("growing", "immediate", "flat", "none"):
+        config = {**rules.default_config, "best_of": 1, "pass_penalty": schedule}
+        state = rules.new_game(config, 11)
+        players = {seat: RandomPlayer(seat) for seat in (0, 1)}
+        heuristic = HeuristicPlayer(0)
+        costs: list[int] = []
+        while (pending := state.pending) is not None and len(costs) < 12:
+            view = state.view(pending.seat)
+            if pending.prompt == "turn":
+                said = int(view["pending"]["context"]["pass_penalty"])
+                assert heuristic.pass_cost(view) == said, (schedule, costs)
+                costs.append(said)
+            state.apply(players[pending.seat].choose(view, state.legal_actions()))
+        assert costs, schedule
+        if schedule == "none":
+            assert set(costs) == {0}
+        if schedule == "immediate":
+            assert min(costs) >= 1

@@ -45,6 +45,7 @@ from kessen.games.kobo.heuristic_exchange import (
     _sim_from_view,
     card_def,
 )
+from kessen.games.kobo.opening import STANDARD_PENALTY, penalty
 
 MAX_TRAPS = 3
 """Traps set at most in the standby: the other strategy slots stay free for tactics."""
@@ -400,20 +401,28 @@ class HeuristicPlayer:
     def _plan(self, view: Json, chosen: tuple[int, ...]) -> _Option | None:
         """The attack to declare (its attackers including ``chosen``), or None to pass.
 
-        Attack when an attack wins on current Lv and is worth its risk. The n-th pass excludes
-        n − 1 cards, so once a pass costs cards, an even trade or a card-backed attack is
-        better than passing.
+        Attack when an attack wins on current Lv and is worth its risk. Once a pass costs
+        cards (:meth:`pass_cost`: under the seed's schedule the n-th pass excludes n − 1), an
+        even trade or a card-backed attack is better than passing, the more so the more a
+        pass costs.
         """
-        passes = int(view["players"][self._me(view)]["passes"])
+        cost = self.pass_cost(view)
         best = _best(self._options(view, chosen, eager=False))
         if best is not None and best.score > 0.3:
             return best
-        if passes == 0:
+        if cost == 0:
             return None
         eager = _best(self._options(view, chosen, eager=True))
-        if eager is not None and eager.score > -0.6 * passes - 0.5:
+        if eager is not None and eager.score > -0.6 * cost - 0.5:
             return eager
         return None
+
+    def pass_cost(self, view: Json) -> int:
+        """The cards a pass would exclude now, by the match's pass penalty schedule (the
+        view names it where it is not the seed's) and the passes made so far."""
+        passes = int(view["players"][self._me(view)]["passes"])
+        schedule = str((view.get("opening") or {}).get("pass_penalty", STANDARD_PENALTY))
+        return penalty(schedule, passes + 1)
 
     def _on_surprise(self, view: Json, legal: list[Action]) -> Action | None:
         return surprise_rules.flip_choice(view, legal)
