@@ -11,6 +11,7 @@ from kessen.engine import registry
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
 from kessen.engine.players import RandomPlayer, play_out
+from kessen.games.kobo import evaluate as judge
 from kessen.games.kobo import game
 from kessen.games.kobo.decks import starter_decks
 from kessen.games.kobo.heuristic import HeuristicPlayer
@@ -316,6 +317,10 @@ def test_the_heuristic_weighs_a_pass_by_the_matchs_schedule() -> None:
             if pending.prompt == "turn":
                 said = int(view["pending"]["context"]["pass_penalty"])
                 assert heuristic.pass_cost(view) == said, (schedule, costs)
+                # The same in the rollouts' lean view of the search.
+                lean = judge.lean_view(state, pending.seat)  # type: ignore[arg-type]
+                assert heuristic.pass_cost(lean) == said, (schedule, costs)
+                assert lean.get("opening") == view.get("opening")
                 costs.append(said)
             state.apply(players[pending.seat].choose(view, state.legal_actions()))
         assert costs, schedule
