@@ -387,7 +387,9 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: Served) -> No
         for f in frames:
             times.setdefault(tuple(f["links"]), f["t"])
         for a, b in itertools.pairwise(prefixes):
-            assert times[tuple(b)] - times[tuple(a)] >= 300, "the links were not stepped"
+            # The fast pace holds each step 450 ms from when it was drawn, however slow the
+            # drawing: a late frame does not shorten the next one.
+            assert times[tuple(b)] - times[tuple(a)] >= 440, "the links were not stepped"
         negated = [link["link"] for link in seen["record"]["links"] if link["negated"]]
         assert frames[-1]["struck"] == negated
 

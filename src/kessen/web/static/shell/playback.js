@@ -95,23 +95,28 @@ export function logShown() {
   return f && f.logUntil != null ? f.logUntil : null;
 }
 
+/** Draw the frame on screen, then hold it for the pace's time counted from when it was drawn
+ *  (a slow render must not shorten the next step's time on screen). */
 function tick() {
   const run = PB.run;
   if (!run) return;
   const last = run.index >= run.frames.length - 1;
   const wait = paceMs() * (last ? (run.gameEnd ? 2 : 1.4) : 1);
-  run.timer = setTimeout(() => {
-    if (PB.run !== run) return;
-    if (!last) {
-      run.index += 1;
-      scheduleRender();
-      tick();
-      return;
-    }
-    for (const fn of run.onEnd.splice(0)) fn();
-    holdWhileOverlay(run);
-  }, wait);
   scheduleRender();
+  // Registered after the render's frame callback, so this runs once the frame is drawn.
+  requestAnimationFrame(() => {
+    if (PB.run !== run) return;
+    run.timer = setTimeout(() => {
+      if (PB.run !== run) return;
+      if (!last) {
+        run.index += 1;
+        tick();
+        return;
+      }
+      for (const fn of run.onEnd.splice(0)) fn();
+      holdWhileOverlay(run);
+    }, wait);
+  });
 }
 
 /** After a game's end, the final frame stays under the dialog until it is closed. */
