@@ -16,7 +16,8 @@ def test_a_chosen_seed_is_marked_an_open_deal_and_a_fair_deal_is_not(page: Any) 
     assert "シード" in (page.get_attribute("#deal-badge", "title") or "")
     page.click('#topbar [data-lang="en"]')
     page.wait_for_function(
-        "() => document.querySelector('#deal-badge').textContent === 'open deal (practice)'"
+        "() => document.querySelector('#deal-badge .deal-long').textContent"
+        " === 'open deal (practice)'"
     )
     page.click('#topbar [data-lang="ja"]')
 
