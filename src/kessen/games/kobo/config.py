@@ -107,6 +107,19 @@ class KoboConfig:
         """The opening switches set away from the seed's values (empty: the standard)."""
         return variant_keys(self.first_tactics, self.second_tactics, self.pass_penalty)
 
+    def opening_view(self) -> Json:
+        """What a view shows of the opening switches: ``{"opening": {...}}`` when they are set
+        away from the standard (public: both players agreed them), else nothing."""
+        if not self.variant:
+            return {}
+        return {
+            "opening": {
+                "first_tactics": self.first_tactics,
+                "second_tactics": self.second_tactics,
+                "pass_penalty": self.pass_penalty,
+            }
+        }
+
     @property
     def options(self) -> frozenset[str]:
         """The match options switched on (what decks may ``require``)."""

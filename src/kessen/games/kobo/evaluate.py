@@ -523,18 +523,9 @@ def lean_view(state: KoboState, seat: int) -> Json:
         context = {"left": frame[2]}
     elif kind == "turn_decide":
         context = {"pass_penalty": penalty(state.config.pass_penalty, state.passes[seat] + 1)}
-    config = state.config
-    opening: Json = {}
-    if config.variant:  # as the real view: the heuristic weighs a pass by the schedule
-        opening = {
-            "opening": {
-                "first_tactics": config.first_tactics,
-                "second_tactics": config.second_tactics,
-                "pass_penalty": config.pass_penalty,
-            }
-        }
     return {
-        **opening,
+        # As the real view: the heuristic weighs a pass by the schedule.
+        **state.config.opening_view(),
         "viewer": seat,
         "match": {"game": state.game_no, "wins": state.wins[:]},
         "turn": state.turn,

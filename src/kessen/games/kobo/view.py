@@ -294,13 +294,7 @@ def render(
         ),
         "log": log,
     }
-    if state.config.variant:
-        # The opening switches set away from the standard (public: both players agreed them).
-        out["opening"] = {
-            "first_tactics": state.config.first_tactics,
-            "second_tactics": state.config.second_tactics,
-            "pass_penalty": state.config.pass_penalty,
-        }
+    out.update(state.config.opening_view())
     if state.config.card_set:
         # The designer's card set both seats play with (public, like the deck lists).
         out["card_set"] = state.config.card_set

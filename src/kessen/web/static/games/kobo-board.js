@@ -290,8 +290,7 @@ function compactHand(v, seat, p) {
 
 function renderHand(v, seat, zone, hand, compact = false) {
   const key = zone === 'thand' ? 'tactics_hand' : 'main_hand';
-  const empty = !hand.count && !(hand.cards && hand.cards.length);
-  const box = h('div', { class: `hand hand-${zone}${compact ? ' compact' : ''}${empty ? ' empty' : ''}`, dataset: { seat, zone } });
+  const box = h('div', { class: `hand hand-${zone}${compact ? ' compact' : ''}${hand.count ? '' : ' empty'}`, dataset: { seat, zone } });
   const title = h('div', { class: 'hand-title' }, term(key, t(zone)), h('span', { class: 'count', text: hand.count }));
   box.append(title);
   const cards = h('div', { class: `hand-cards ${hand.cards ? 'faces' : 'backs'}` });

@@ -8,7 +8,7 @@ import { exportedMatch } from './embedded.js';
 import { choose, connect, onMessages, send } from './connection.js';
 import { bindDecks, renderDecksScreen } from './decks.js';
 import { bindDesign, designAllowed, designEntry, renderDesign, routeDesign } from '../design/design.js';
-import { $, $$, h } from './dom.js';
+import { $, $$ } from './dom.js';
 import { bindDrawers } from './drawers.js';
 import { joinFromLink, renderFriend } from './friend.js';
 import { bindResign, maybeShowEnded, renderResignTool } from './ending.js';
@@ -160,16 +160,7 @@ function renderTools(v) {
   const badge = $('#deal-badge');
   const open = !replay && !!(v.session && v.session.open_deal);
   badge.hidden = !open;
-  // The whole name, and a short one a phone's top bar shows in its place (the whole name
-  // is still what a screen reader reads there).
-  const sig = open ? `${t('open_deal')}|${t('open_deal_short')}` : '';
-  if (badge.dataset.sig !== sig) {
-    badge.dataset.sig = sig;
-    badge.replaceChildren(...(open ? [
-      h('span', { class: 'deal-long' }, t('open_deal')),
-      h('span', { class: 'deal-short', 'aria-hidden': 'true' }, t('open_deal_short')),
-    ] : []));
-  }
+  // Its whole name, and the short one a phone's top bar shows (index.html, by language).
   badge.title = open ? t('open_deal_note') : '';
   for (const id of ['#btn-undo', '#btn-redo']) $(id).hidden = replay;
   renderResignTool(v);
