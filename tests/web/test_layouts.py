@@ -99,11 +99,12 @@ TITLES_CROSSED = """() => Array.from(document.querySelectorAll('#board .hands'))
     r.selectNodeContents(e);
     return { text: e.textContent, r: r.getBoundingClientRect() };
   });
-  return boxes.slice(1).filter((b, i) => {
+  return boxes.slice(1).flatMap((b, i) => {
     const a = boxes[i];
-    return Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left) > 1
+    const crossed = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left) > 1
       && Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top) > 1;
-  }).map((b, i) => `${boxes[i].text} × ${b.text}`);
+    return crossed ? [`${a.text} × ${b.text}`] : [];
+  });
 })"""
 
 
