@@ -58,6 +58,36 @@ class _Screened(standby.PlannedStandby):
         return HeuristicPlayer.tactic_worth(self, slug, copies, roles)
 
 
+class _NetTactics(_Screened):
+    """The plan, its tactics hand taken one card at a time by the value network's judgement of
+    the board right after the take, averaged over worlds sampled from the view (``who``: the
+    first player only, or both seats)."""
+
+    def __init__(self, seed: int, traps: bool, tactics: bool, who: str, worlds: int) -> None:
+        super().__init__(seed, traps, tactics)
+        self.who, self.worlds = who, worlds
+
+    def _on_tactics(self, view: Json, legal: list[Action]) -> Action | None:
+        from kessen.games.kobo import value_model
+        from kessen.games.kobo.worlds import world_from_view
+
+        me = self._me(view)
+        if self.who == "first" and view["first_player"] != me:
+            return super()._on_tactics(view, legal)
+        takes = self._by_verb(legal, "take")
+        if len(takes) < 2:
+            return super()._on_tactics(view, legal)
+        totals = dict.fromkeys(takes, 0.0)
+        for k in range(self.worlds):
+            world = world_from_view(view, self.seed * 1_000 + k)
+            for take in takes:
+                trial = world.clone()
+                trial.apply(take)
+                chance = value_model.net_odds(trial)
+                totals[take] += chance if me == 0 else 1.0 - chance
+        return max(takes, key=lambda t: totals[t])
+
+
 CONSTANTS = {
     "trap-worth": ("TRAP_WORTH", float),
     "max-traps": ("MAX_TRAPS", int),
@@ -69,6 +99,7 @@ CONSTANTS = {
 def _player(variant: str, seed: int) -> HeuristicPlayer:
     """The screened seat's player for ``variant`` (constants are set in this process)."""
     traps = tactics = True
+    net_who, net_worlds = "", 8
     for setting in variant.split("+"):
         name, _, value = setting.partition("=")
         if name == "heuristic":
@@ -80,8 +111,14 @@ def _player(variant: str, seed: int) -> HeuristicPlayer:
             traps = False
         elif name == "tactics" and value == "heuristic":
             tactics = False
+        elif name == "net-tactics" and value in ("first", "all"):
+            net_who = value
+        elif name == "net-worlds":
+            net_worlds = int(value)
         elif name != "plan":
             raise SystemExit(f"unknown setting {setting!r}")
+    if net_who:
+        return _NetTactics(seed, traps, tactics, net_who, net_worlds)
     return _Screened(seed, traps, tactics)
 
 

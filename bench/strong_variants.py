@@ -40,6 +40,9 @@ interval, as one JSON line. Settings, joined with ``+``:
   control (``peeker-ismcts-strong``: the true state with the order of every deck redealt in
   each world, so it knows both hands and the face-down traps, not the draws to come), which
   splits the cost of honesty into what the opponent holds and what the decks hold;
+- ``value-net=0|1``: whether the deep model judges its leaves with the value network
+  (``evaluate.VALUE_NET``, :mod:`kessen.games.kobo.value_model`; 1 committed; 0: the
+  logistic curve, as in the earlier measurements);
 - ``committed``: nothing changed (the baseline on the same deals).
 
 Usage::
@@ -109,6 +112,8 @@ def apply_variant(variant: str) -> None:
             search_worlds.TRAP_MODEL_POWER = float(value)
         elif name == "turns":
             evaluate.DEEP_TURNS = int(value)
+        elif name == "value-net":
+            evaluate.VALUE_NET = bool(int(value))
         elif name == "epsilon":
             evaluate.EPSILON = float(value)
         elif name == "search":

@@ -14,6 +14,7 @@ from kessen.ai.ismcts import SearchPlayer
 from kessen.ai.levels import level, make_player
 from kessen.engine import registry
 from kessen.games.kobo import evaluate as judge
+from kessen.games.kobo import value_model
 from kessen.games.kobo.state import KoboState
 from tests.ai.test_search import _mid_game
 
@@ -48,7 +49,7 @@ def test_fitted_odds_is_the_logistic_of_the_weighted_feature_difference() -> Non
 def test_the_fit_prefers_a_lead_and_scores_decided_games_exactly() -> None:
     for state in _positions(40):
         assert 0.0 < judge.fitted_odds(state) < 1.0
-        assert judge.deep_evaluate(state) == judge.fitted_odds(state)
+        assert judge.deep_evaluate(state) == value_model.net_odds(state)
     # More characters and higher Lv on one side raise that side's chance.
     assert judge.FITTED_WEIGHTS["chars"] > 0 and judge.FITTED_WEIGHTS["lv_max"] > 0
     assert all(v > 0 for k, v in judge.FITTED_WEIGHTS.items() if k.startswith("trap:"))

@@ -42,6 +42,7 @@ from kessen.games.kobo.heuristic_exchange import ExchangeSim, Pos, SimLink, card
 from kessen.games.kobo.opening import penalty
 from kessen.games.kobo.schema import CardPool, load_pool
 from kessen.games.kobo.state import EMPTY, HAND, SLOTS, TDECK, THAND, KoboState
+from kessen.games.kobo.value_model import net_odds
 
 BODY = 2.0
 """What a character on the field is worth on top of its Lv."""
@@ -297,11 +298,20 @@ def evaluate(state: GameState) -> float:
     return game_odds(state) if decided is None else decided
 
 
+VALUE_NET = True
+"""Whether the deep model judges an undecided position with the value network
+(:func:`~kessen.games.kobo.value_model.net_odds`) rather than :func:`fitted_odds` (off: the
+earlier measurements' model, for probes: ``strong_variants.py value-net=0``)."""
+
+
 def deep_evaluate(state: GameState) -> float:
-    """As :func:`evaluate`, judging an undecided position with :func:`fitted_odds`."""
+    """As :func:`evaluate`, judging an undecided position with the value network
+    (:data:`VALUE_NET`; else :func:`fitted_odds`)."""
     assert isinstance(state, KoboState)
     decided = _decided(state)
-    return fitted_odds(state) if decided is None else decided
+    if decided is not None:
+        return decided
+    return net_odds(state) if VALUE_NET else fitted_odds(state)
 
 
 def match_odds(state: KoboState) -> float:

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Train the Kōbō deep model's value network on self-play outcomes and write its weights module.
+
+The data are those of ``bench/fit_kobo_eval.py`` (the same seeded heuristic self-play matches,
+the same turn-start positions and labels: the winner of the game being played). The network
+sees both seats' :func:`kessen.games.kobo.evaluate.features`, the seat to move first, and
+answers that seat's chance to win the game; one hidden layer of rectified units
+(scikit-learn's ``MLPClassifier``, the only place it is used: the search reads the written
+weights with plain Python, :mod:`kessen.games.kobo.value_model`). A fifth of the *matches* is
+held out; on it the script prints the log loss and the winners called of the network, of the
+committed logistic curve (``FITTED_WEIGHTS``, refitted on the same four fifths for a fair
+comparison) and of the committed network, then writes
+``src/kessen/games/kobo/data/value_net.json`` (``--write``). Usage::
+
+    .venv/bin/pip install scikit-learn          # only for this script
+    PYTHONPATH=src .venv/bin/python bench/fit_kobo_value_net.py --write   # 4,000 matches, 2 cores
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import fit_kobo_eval
+
+from kessen.games.kobo import evaluate as judge
+
+FEATURES = tuple(k for k in judge.FITTED_WEIGHTS if k != "tempo")
+"""The per-seat inputs: the logistic curve's features (:func:`kessen.games.kobo.evaluate.features`)
+but the seat to move, which the network reads from the order of its inputs."""
+TARGET = Path(__file__).resolve().parents[1] / "src/kessen/games/kobo/data/value_net.json"
+"""Where ``--write`` puts the weights (read by :mod:`kessen.games.kobo.value_model`)."""
+
+
+def mover_rows(rows: list[fit_kobo_eval.Row]) -> tuple[np.ndarray, np.ndarray]:
+    """The network's inputs (the mover's features, then the other seat's, in
+    :data:`FEATURES` order) and labels (1: the mover won)."""
+    names = FEATURES
+    x = [
+        [(a if mover == 0 else b).get(k, 0.0) for k in names]
+        + [(b if mover == 0 else a).get(k, 0.0) for k in names]
+        for a, b, mover, _ in rows
+    ]
+    y = [1.0 if winner == mover else 0.0 for _, _, mover, winner in rows]
+    return np.array(x), np.array(y)
+
+
+def committed_net(x: np.ndarray) -> np.ndarray | None:
+    """The committed network's answers for the rows of ``x`` (``None`` before the first)."""
+    if not TARGET.exists():
+        return None
+    net = json.loads(TARGET.read_text(encoding="utf-8"))
+    if tuple(net["features"]) != FEATURES:
+        return None
+    hidden = np.maximum(0.0, x @ np.array(net["hidden_weights"]) + np.array(net["hidden_bias"]))
+    logit = hidden @ np.array(net["out_weights"]) + net["out_bias"]
+    return np.asarray(1.0 / (1.0 + np.exp(-logit)))
+
+
+def weights_json(model: object, matches: int, positions: int, loss: float, called: float) -> str:
+    """The weights file's text for a fitted ``MLPClassifier``."""
+    w1, w2 = model.coefs_  # type: ignore[attr-defined]
+    b1, b2 = model.intercepts_  # type: ignore[attr-defined]
+
+    def rounded(values: np.ndarray) -> list[float]:
+        return [round(float(v), 5) for v in values]
+
+    data = {
+        "about": (
+            "The Kōbō deep model's value network, written by bench/fit_kobo_value_net.py: "
+            f"trained on the turn-start positions of {matches:,} heuristic self-play matches "
+            f"({positions:,} positions), four fifths of the matches; on the fifth held out, "
+            f"log loss {loss:.3f} and {100 * called:.1f}% of game winners called."
+        ),
+        "features": list(FEATURES),
+        "hidden_weights": [rounded(row) for row in w1],
+        "hidden_bias": rounded(b1),
+        "out_weights": rounded(w2[:, 0]),
+        "out_bias": round(float(b2[0]), 5),
+    }
+    return json.dumps(data, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate, train, compare, print (and write)."""
+    from sklearn.neural_network import MLPClassifier
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=4000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1_000_000, help="seed of the first match")
+    parser.add_argument("--hidden", type=int, default=32, help="hidden units")
+    parser.add_argument("--alpha", type=float, default=0.1, help="L2 penalty of the network")
+    parser.add_argument("--write", action="store_true", help=f"write {TARGET.name}")
+    parser.add_argument(
+        "--positions", help="a pickle of the played positions: read if it exists, else written"
+    )
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    seeds = range(args.seed, args.seed + args.matches)
+    saved = Path(args.positions) if args.positions else None
+    if saved is not None and saved.exists():
+        with saved.open("rb") as source:
+            matches: list[list[fit_kobo_eval.Row]] = pickle.load(source)
+    else:
+        with ProcessPoolExecutor(args.workers) as pool:
+            matches = list(pool.map(fit_kobo_eval.play, seeds, chunksize=20))
+        if saved is not None:
+            with saved.open("wb") as out:
+                pickle.dump(matches, out)
+    order = np.random.default_rng(0).permutation(len(matches))
+    cut = int(len(matches) * 0.8)
+    train = [r for i in order[:cut] for r in matches[i]]
+    test = [r for i in order[cut:] for r in matches[i]]
+    x_train, y_train = mover_rows(train)
+    x_test, y_test = mover_rows(test)
+    model = MLPClassifier(
+        hidden_layer_sizes=(args.hidden,),
+        alpha=args.alpha,
+        early_stopping=True,
+        max_iter=300,
+        random_state=0,
+    )
+    model.fit(x_train, y_train)
+    names = list(judge.FITTED_WEIGHTS)
+    lx_train, ly_train = fit_kobo_eval.design(train, names)
+    lx_test, ly_test = fit_kobo_eval.design(test, names)
+    curve = fit_kobo_eval.fit(lx_train, ly_train, 1.0)
+    committed = np.array([judge.FITTED_WEIGHTS[k] for k in names])
+    took = time.perf_counter() - start
+    print(f"{len(train) + len(test):,} positions from {args.matches:,} matches in {took:.0f} s")
+    print()
+    print("| evaluation (a fifth of the matches held out) | log loss | winners called |")
+    print("|---|---:|---:|")
+    net_loss, net_called = fit_kobo_eval.scores(model.predict_proba(x_test)[:, 1], y_test)
+    old_net = committed_net(x_test)
+    for label, p, y in (
+        (f"value network ({args.hidden} hidden units), trained now", None, y_test),
+        *((("value network, committed", old_net, y_test),) if old_net is not None else ()),
+        ("logistic curve refitted now", 1 / (1 + np.exp(-lx_test @ curve)), ly_test),
+        (
+            "logistic curve, committed FITTED_WEIGHTS",
+            1 / (1 + np.exp(-lx_test @ committed)),
+            ly_test,
+        ),
+    ):
+        loss, called = (net_loss, net_called) if p is None else fit_kobo_eval.scores(p, y)
+        print(f"| {label} | {loss:.3f} | {100 * called:.1f}% |")
+    if args.write:
+        TARGET.write_text(
+            weights_json(model, args.matches, len(train) + len(test), net_loss, net_called),
+            encoding="utf-8",
+        )
+        print(f"\nwrote {TARGET}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The deep Kōbō model's value network: its inputs, its arithmetic, and that it reads no more
+than the deciding seat's view."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Callable
+
+import pytest
+
+from kessen.ai.ismcts import Budget, SearchConfig, search
+from kessen.engine.contract import GameState
+from kessen.games.kobo import evaluate as judge
+from kessen.games.kobo import search_worlds, value_model
+from kessen.games.kobo.state import KoboState
+from tests.ai.test_deep_model import _positions
+from tests.ai.test_search import _mid_game
+
+NET = json.loads(value_model.WEIGHTS_PATH.read_text(encoding="utf-8"))
+
+
+def _dense_chance(mover: dict[str, float], other: dict[str, float]) -> float:
+    """The network written out plainly: every input, every hidden unit, from the JSON."""
+    names = NET["features"]
+    inputs = [mover.get(k, 0.0) for k in names] + [other.get(k, 0.0) for k in names]
+    hidden = [
+        max(
+            0.0,
+            bias + sum(x * row[j] for x, row in zip(inputs, NET["hidden_weights"], strict=True)),
+        )
+        for j, bias in enumerate(NET["hidden_bias"])
+    ]
+    logit = NET["out_bias"] + sum(h * w for h, w in zip(hidden, NET["out_weights"], strict=True))
+    return 1 / (1 + math.exp(-logit))
+
+
+def test_the_network_reads_the_curves_features_for_the_mover_then_the_other_seat() -> None:
+    """The fast sparse pass equals the plain one over :func:`evaluate.features`, seen from the
+    seat to move (seat 0's chance is the complement when seat 1 moves)."""
+    assert tuple(k for k in judge.FITTED_WEIGHTS if k != "tempo") == value_model.FEATURES
+    chances = []
+    for state in _positions(40):
+        a, b = judge.features(state, 0), judge.features(state, 1)
+        mover, other = (a, b) if state.turn_player == 0 else (b, a)
+        plain = _dense_chance(mover, other)
+        expected = plain if state.turn_player == 0 else 1 - plain
+        assert value_model.net_odds(state) == pytest.approx(expected, abs=1e-9)
+        chances.append(expected)
+    assert min(chances) < 0.3 and max(chances) > 0.7  # it tells positions apart
+
+
+def test_a_card_the_network_never_saw_counts_as_an_even_share_of_its_kind() -> None:
+    traps = [i for name, i in value_model._INDEX.items() if name.startswith("trap:")]
+    shares = value_model.card_inputs("trap:no-such-trap")
+    assert [i for i, _ in shares] == traps
+    assert sum(share for _, share in shares) == pytest.approx(1.0)
+    assert value_model.card_inputs("tac:weaken") == ((value_model._INDEX["tac:weaken"], 1.0),)
+
+
+def _leaf_inputs(
+    state: KoboState, monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[tuple[tuple[int, float], ...], ...]]:
+    """Every input the value network is given in one deep search from ``state``'s deciding
+    seat's view (the search is handed the view only, as every player is)."""
+    monkeypatch.setattr(judge, "VALUE_NET", True)
+    seen: list[tuple[tuple[tuple[int, float], ...], ...]] = []
+    hooks = search_worlds.search_hooks(deep=True)
+    evaluate: Callable[[GameState], float] = hooks.evaluate
+
+    def recording(leaf: GameState) -> float:
+        assert isinstance(leaf, KoboState)
+        seen.append(tuple(tuple(sorted(value_model.seat_inputs(leaf, s).items())) for s in (0, 1)))
+        return evaluate(leaf)
+
+    assert state.pending is not None
+    seat = state.pending.seat
+    search(
+        state.view(seat),
+        state.legal_actions(),
+        dataclasses.replace(hooks, evaluate=recording),
+        SearchConfig(Budget(40), settle=False),
+        seed=17,
+    )
+    return seen
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_networks_inputs_come_from_the_view_alone(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Swap every card hidden from the deciding seat for another consistent one (the ruleset's
+    own resampler): the view stays the same, and so does every input the network is given in
+    a whole search, although the swapped truth itself gives the network other inputs."""
+    truth = _mid_game(seed)
+    assert truth.pending is not None
+    seat = truth.pending.seat
+    other = truth.resample_hidden(seat, 1000 + seed)
+    assert json.dumps(other.view(seat), sort_keys=True) == json.dumps(
+        truth.view(seat), sort_keys=True
+    )
+    assert value_model.seat_inputs(other, 1 - seat) != value_model.seat_inputs(truth, 1 - seat)
+    leaves = _leaf_inputs(truth, monkeypatch)
+    assert len(leaves) == 40
+    assert _leaf_inputs(other, monkeypatch) == leaves
