@@ -42,7 +42,7 @@ from kessen.games.kobo.heuristic_exchange import ExchangeSim, Pos, SimLink, card
 from kessen.games.kobo.opening import penalty
 from kessen.games.kobo.schema import CardPool, load_pool
 from kessen.games.kobo.state import EMPTY, HAND, SLOTS, TDECK, THAND, KoboState
-from kessen.games.kobo.value_model import net_odds
+from kessen.games.kobo.value_model import battle_summary, net_odds
 
 BODY = 2.0
 """What a character on the field is worth on top of its Lv."""
@@ -238,14 +238,8 @@ def _fitted_side(state: KoboState, seat: int) -> float:
     """One seat's share of the logit: the weighted sum of :func:`features`, computed directly."""
     defs = state.defs
     start = seat * SLOTS
-    chars = lv_sum = lv_max = weak = free = 0
-    for card in state.battle[start : start + SLOTS]:
-        if card != EMPTY:
-            lv = state.lv(card)
-            chars += 1
-            lv_sum += lv
-            lv_max = lv if lv > lv_max else lv_max
-            weak += lv <= 1
+    chars, lv_sum, lv_max, weak = battle_summary(state, seat)
+    free = 0
     total = 0.0
     faceup = state.faceup
     for card in state.strategy[start : start + SLOTS]:

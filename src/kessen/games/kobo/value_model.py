@@ -57,12 +57,11 @@ def card_inputs(key: str) -> tuple[tuple[int, float], ...]:
     return tuple((i, 1.0 / len(kind)) for i in kind)
 
 
-def seat_terms(state: KoboState, seat: int) -> list[tuple[int, float]]:
-    """``seat``'s inputs that are not zero, as (index in :data:`FEATURES`, value) terms; an
-    index may come more than once (one term per card)."""
-    defs = state.defs
+def battle_summary(state: KoboState, seat: int) -> tuple[int, int, int, int]:
+    """``seat``'s characters in play: their count, Lv sum, strongest Lv, and how many are of
+    Lv 1 or less (the board features of the curve and of the network)."""
     start = seat * SLOTS
-    chars = lv_sum = lv_max = weak = free = 0
+    chars = lv_sum = lv_max = weak = 0
     for card in state.battle[start : start + SLOTS]:
         if card != EMPTY:
             lv = state.lv(card)
@@ -70,6 +69,16 @@ def seat_terms(state: KoboState, seat: int) -> list[tuple[int, float]]:
             lv_sum += lv
             lv_max = lv if lv > lv_max else lv_max
             weak += lv <= 1
+    return chars, lv_sum, lv_max, weak
+
+
+def seat_terms(state: KoboState, seat: int) -> list[tuple[int, float]]:
+    """``seat``'s inputs that are not zero, as (index in :data:`FEATURES`, value) terms; an
+    index may come more than once (one term per card)."""
+    defs = state.defs
+    start = seat * SLOTS
+    chars, lv_sum, lv_max, weak = battle_summary(state, seat)
+    free = 0
     terms: list[tuple[int, float]] = []
     faceup = state.faceup
     for card in state.strategy[start : start + SLOTS]:
