@@ -120,15 +120,6 @@ def _tactic_terms(slug: str) -> tuple[tuple[int, float], ...]:
     return card_inputs("tac:" + slug)
 
 
-def mover_chance(mover: dict[int, float], other: dict[int, float]) -> float:
-    """The network's chance that the seat to move wins, from both seats' inputs."""
-    hidden = list(_BIAS)
-    for offset, inputs in ((0, mover), (_WIDTH, other)):
-        for index, value in inputs.items():
-            _add_row(hidden, offset + index, value)
-    return _output(hidden)
-
-
 def _add_row(hidden: list[float], row: int, value: float) -> None:
     """Add ``value`` times the weights of input ``row`` to the hidden units."""
     weights = _ROWS[row]
