@@ -104,3 +104,61 @@ def test_the_networks_inputs_come_from_the_view_alone(
     leaves = _leaf_inputs(truth, monkeypatch)
     assert len(leaves) == 40
     assert _leaf_inputs(other, monkeypatch) == leaves
+
+
+def test_the_probe_setting_switches_the_deep_model_back_to_the_curve(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``strong_variants.py value-net=0`` gives the earlier measurements' judge, ``=1`` the
+    network (the committed one)."""
+    from tests.ai.test_strength import _load_bench
+
+    monkeypatch.setattr(judge, "VALUE_NET", judge.VALUE_NET)
+    assert judge.VALUE_NET
+    probe = _load_bench("strong_variants")
+    states = _positions(10)
+    probe.apply_variant("value-net=0")
+    assert [judge.deep_evaluate(s) for s in states] == [judge.fitted_odds(s) for s in states]
+    probe.apply_variant("value-net=1")
+    assert [judge.deep_evaluate(s) for s in states] == [value_model.net_odds(s) for s in states]
+    assert any(value_model.net_odds(s) != judge.fitted_odds(s) for s in states)
+
+
+def test_the_screened_tactics_probe_asks_the_network_for_the_first_player_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``standby_screen.py plan+net-tactics=first``: at the first player's tactics prompt the
+    probe takes a legal card by the network's judgement; the second player keeps the plan's."""
+    from kessen.engine import registry
+    from kessen.games.kobo.standby import PlannedStandby
+    from tests.ai.test_strength import _load_bench
+
+    screen = _load_bench("standby_screen")
+    rules = registry.get("kobo")
+    state = rules.new_game(rules.default_config, 21)
+    assert isinstance(state, KoboState)
+    asked: dict[str, bool] = {}
+    calls: list[int] = []
+    judged = value_model.net_odds
+
+    def counting(world: KoboState) -> float:
+        calls.append(1)
+        return judged(world)
+
+    monkeypatch.setattr(value_model, "net_odds", counting)
+    while (pending := state.pending) is not None and state.turn == 0:
+        legal = state.legal_actions()
+        view = state.view(pending.seat)
+        probe = screen._player("plan+net-tactics=first", 5)
+        before = len(calls)
+        choice = probe.choose(view, legal)
+        assert choice in legal
+        if pending.prompt == "tactics" and len(legal) > 1:
+            first = pending.seat == state.first_player
+            plan = PlannedStandby(5).choose(view, legal)
+            asked["first" if first else "second"] = True
+            assert (len(calls) > before) == first
+            if not first:
+                assert choice == plan
+        state.apply(choice)
+    assert asked == {"first": True, "second": True}
