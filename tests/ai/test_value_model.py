@@ -132,7 +132,10 @@ def test_the_screened_tactics_probe_asks_the_network_for_the_first_player_only(
     from kessen.engine import registry
     from kessen.games.kobo.standby import PlannedStandby
     from tests.ai.test_strength import _load_bench
+    from tests.test_compiled import running_compiled
 
+    if running_compiled():
+        pytest.skip("the screen subclasses the plan's class, so it runs on the sources only")
     screen = _load_bench("standby_screen")
     rules = registry.get("kobo")
     state = rules.new_game(rules.default_config, 21)
