@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train the Kōbō deep model's value network on self-play outcomes and write its weights module.
+"""Train the Kōbō deep model's value network on self-play outcomes and write its weights file.
 
 The data are those of ``bench/fit_kobo_eval.py`` (the same seeded heuristic self-play matches,
 the same turn-start positions and labels: the winner of the game being played). The network

@@ -53,10 +53,10 @@ def test_the_network_reads_the_curves_features_for_the_mover_then_the_other_seat
 
 def test_a_card_the_network_never_saw_counts_as_an_even_share_of_its_kind() -> None:
     traps = [i for name, i in value_model._INDEX.items() if name.startswith("trap:")]
-    shares = value_model.card_inputs("trap:no-such-trap")
+    shares = value_model.card_inputs("trap", "no-such-trap")
     assert [i for i, _ in shares] == traps
     assert sum(share for _, share in shares) == pytest.approx(1.0)
-    assert value_model.card_inputs("tac:weaken") == ((value_model._INDEX["tac:weaken"], 1.0),)
+    assert value_model.card_inputs("tac", "weaken") == ((value_model._INDEX["tac:weaken"], 1.0),)
 
 
 def _leaf_inputs(

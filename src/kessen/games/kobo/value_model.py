@@ -47,14 +47,14 @@ _PLAYABLE: Final = _INDEX["playable"]
 
 
 @cache
-def card_inputs(key: str) -> tuple[tuple[int, float], ...]:
-    """The inputs one card counts in (``trap:slug`` or ``tac:slug``): its own, or an even share
-    of every card of its kind where the network never saw it."""
+def card_inputs(kind: str, slug: str) -> tuple[tuple[int, float], ...]:
+    """The inputs one card of ``kind`` (``trap`` or ``tac``) counts in: its own, or an even
+    share of every card of its kind where the network never saw it."""
+    key = f"{kind}:{slug}"
     if key in _INDEX:
         return ((_INDEX[key], 1.0),)
-    prefix = key.split(":", 1)[0] + ":"
-    kind = [i for name, i in _INDEX.items() if name.startswith(prefix)]
-    return tuple((i, 1.0 / len(kind)) for i in kind)
+    same_kind = [i for name, i in _INDEX.items() if name.startswith(kind + ":")]
+    return tuple((i, 1.0 / len(same_kind)) for i in same_kind)
 
 
 def battle_summary(state: KoboState, seat: int) -> tuple[int, int, int, int]:
@@ -85,10 +85,10 @@ def seat_terms(state: KoboState, seat: int) -> list[tuple[int, float]]:
         if card == EMPTY:
             free += 1
         elif not faceup[card]:
-            terms += _trap_terms(defs[card].slug)
+            terms += card_inputs("trap", defs[card].slug)
     hand = state.zone(seat, THAND)
     for card in hand:
-        terms += _tactic_terms(defs[card].slug)
+        terms += card_inputs("tac", defs[card].slug)
     board = (
         (_CHARS, chars),
         (_LV, lv_sum),
@@ -108,16 +108,6 @@ def seat_inputs(state: KoboState, seat: int) -> dict[int, float]:
     for index, value in seat_terms(state, seat):
         out[index] = out.get(index, 0.0) + value
     return out
-
-
-@cache
-def _trap_terms(slug: str) -> tuple[tuple[int, float], ...]:
-    return card_inputs("trap:" + slug)
-
-
-@cache
-def _tactic_terms(slug: str) -> tuple[tuple[int, float], ...]:
-    return card_inputs("tac:" + slug)
 
 
 def _add_row(hidden: list[float], row: int, value: float) -> None:
