@@ -15,6 +15,11 @@ Settings, joined with ``+``:
   its constants changed;
 - ``traps=heuristic`` / ``tactics=heuristic``: that half of the plan replaced by the heuristic
   COM's choice (to see what each half gives);
+- ``net-tactics=first`` / ``net-tactics=all``: the tactics hand taken one card at a time by
+  the value network's judgement (of the first player, or of both seats);
+- ``mc-standby=first``: the first player's main-standby choices tried in sampled worlds, each
+  finished by the plan against the heuristic COM and judged by the value network at the first
+  turn (``net-worlds=N`` worlds per choice for either, 8 by default);
 - ``heuristic``: the heuristic COM's standby in both seats (50% by symmetry: a check).
 
 Usage::
@@ -30,6 +35,7 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from kessen.ai import tournament
@@ -88,6 +94,57 @@ class _NetTactics(_Screened):
         return max(takes, key=lambda t: totals[t])
 
 
+class _MonteCarloStandby(_Screened):
+    """The plan, but the first player's main-standby choices (the card to process next, where a
+    trap goes or whether it is discarded, a deploy card used or not, its target, the
+    nomination) are each tried in ``worlds`` worlds sampled from the view: the standby is
+    finished in each (the plan for this seat, the heuristic COM for the other) and the value
+    network judges the first turn's position; the best average wins."""
+
+    PROMPTS = frozenset({"standby", "set", "deploy", "deploy_target", "nominate"})
+
+    def __init__(self, seed: int, traps: bool, tactics: bool, worlds: int) -> None:
+        super().__init__(seed, traps, tactics)
+        self.worlds = worlds
+        self.calls = 0
+
+    def choose(self, view: Json, legal: Sequence[Action]) -> Action:
+        from kessen.games.kobo import value_model
+        from kessen.games.kobo.worlds import world_from_view
+
+        pending = view.get("pending") or {}
+        me = self._me(view)
+        if (
+            pending.get("prompt") not in self.PROMPTS
+            or len(legal) < 2
+            or view.get("first_player") != me
+        ):
+            return super().choose(view, legal)
+        self.calls += 1
+        planner = _Screened(self.seed, self.traps, self.tactics)
+        other = HeuristicPlayer(self.seed + 1)
+        totals = dict.fromkeys(legal, 0.0)
+        for k in range(self.worlds):
+            world = world_from_view(view, self.seed * 100_003 + self.calls * 101 + k)
+            for action in legal:
+                trial = world.clone()
+                trial.apply(action)
+                games = len(trial.results)
+                while (
+                    (waiting := trial.pending) is not None
+                    and waiting.prompt != "turn"
+                    and len(trial.results) == games
+                ):
+                    player = planner if waiting.seat == me else other
+                    options = trial.legal_actions()
+                    trial.apply(player.choose(trial.view(waiting.seat), options))
+                if trial.pending is None or len(trial.results) != games:
+                    continue  # the game ended in the standby: no judgement
+                chance = value_model.net_odds(trial)
+                totals[action] += chance if me == 0 else 1.0 - chance
+        return max(legal, key=lambda a: totals[a])
+
+
 CONSTANTS = {
     "trap-worth": ("TRAP_WORTH", float),
     "max-traps": ("MAX_TRAPS", int),
@@ -100,6 +157,7 @@ def _player(variant: str, seed: int) -> HeuristicPlayer:
     """The screened seat's player for ``variant`` (constants are set in this process)."""
     traps = tactics = True
     net_who, net_worlds = "", 8
+    monte_carlo = False
     for setting in variant.split("+"):
         name, _, value = setting.partition("=")
         if name == "heuristic":
@@ -113,10 +171,14 @@ def _player(variant: str, seed: int) -> HeuristicPlayer:
             tactics = False
         elif name == "net-tactics" and value in ("first", "all"):
             net_who = value
+        elif name == "mc-standby" and value == "first":
+            monte_carlo = True
         elif name == "net-worlds":
             net_worlds = int(value)
         elif name != "plan":
             raise SystemExit(f"unknown setting {setting!r}")
+    if monte_carlo:
+        return _MonteCarloStandby(seed, traps, tactics, net_worlds)
     if net_who:
         return _NetTactics(seed, traps, tactics, net_who, net_worlds)
     return _Screened(seed, traps, tactics)
