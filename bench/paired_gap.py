@@ -94,11 +94,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("b", help="the second player's record, on the same deals")
     parser.add_argument("--rounds", type=int, default=10_000, help="bootstrap resamples")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--first",
+        type=int,
+        metavar="N",
+        help="compare the first N pairs of deals of both records (one record may hold more)",
+    )
     args = parser.parse_args(argv)
     records = []
     for path in (args.a, args.b):
         with open(path, encoding="utf-8") as source:
-            records.append(pairs_of(json.load(source)))
+            records.append(pairs_of(json.load(source))[: args.first])
     a, b = records
     gap, low, high = paired_gap(a, b, args.rounds, args.seed)
     print(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -264,3 +266,27 @@ def test_paired_gap_cuts_records_into_matches_and_pairs_the_same_deals() -> None
         module.paired_gap(
             pairs_a, module.pairs_of([game(1, False, "swarm")] * 2 + cheater[2:]), 10, 1
         )
+
+
+def test_paired_gap_compares_the_first_pairs_of_a_longer_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--first N`` pairs the first N deals of two records that hold different numbers of
+    pairs (a probe of 67 pairs against a record of 100); without it they are refused."""
+    module = _load_bench("paired_gap")
+
+    def game(score: float, first: bool, deck: str) -> dict[str, Any]:
+        return {"chance": 0.5, "score": score, "first": first, "deck": deck}
+
+    pair_one = [game(1, True, "tempo"), game(1, False, "tempo")]  # 2–0
+    pair_one += [game(0, False, "tempo"), game(0, True, "tempo")]  # 0–2
+    pair_two = [game(1, True, "swarm"), game(1, False, "swarm")] * 2
+    longer, shorter = tmp_path / "a.json", tmp_path / "b.json"
+    longer.write_text(json.dumps(pair_one + pair_two), encoding="utf-8")
+    shorter.write_text(json.dumps([game(1, True, "tempo")] * 4), encoding="utf-8")
+    with pytest.raises(ValueError, match="2 and 1 pairs"):
+        module.main([str(longer), str(shorter), "--rounds", "10"])
+    assert module.main([str(longer), str(shorter), "--rounds", "10", "--first", "1"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["pairs"] == 1 and line["a"] == {"games": 4, "rate": 50.0}
+    assert line["gap"] == 50.0
