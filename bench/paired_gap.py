@@ -101,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         help="compare the first N pairs of deals of both records (one record may hold more)",
     )
     args = parser.parse_args(argv)
+    if args.first is not None and args.first < 1:
+        parser.error(f"--first must be at least 1 (got {args.first})")
     records = []
     for path in (args.a, args.b):
         with open(path, encoding="utf-8") as source:

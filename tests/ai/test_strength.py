@@ -290,3 +290,6 @@ def test_paired_gap_compares_the_first_pairs_of_a_longer_record(
     line = json.loads(capsys.readouterr().out)
     assert line["pairs"] == 1 and line["a"] == {"games": 4, "rate": 50.0}
     assert line["gap"] == 50.0
+    with pytest.raises(SystemExit):
+        module.main([str(longer), str(shorter), "--first", "0"])
+    assert "--first must be at least 1 (got 0)" in capsys.readouterr().err

@@ -165,3 +165,50 @@ def test_the_screened_tactics_probe_asks_the_network_for_the_first_player_only(
                 assert choice == plan
         state.apply(choice)
     assert asked == {"first": True, "second": True}
+
+
+def test_the_searched_standby_probe_tries_the_first_players_main_standby_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``standby_screen.py plan+mc-standby=first+net-worlds=2``: each main-standby choice of
+    the first player is judged by the network in the sampled worlds (at most one judgement per
+    world and legal choice) and the probe answers a legal one; the second player, and the first
+    player's tactics hand, keep the plan's answers."""
+    from kessen.engine import registry
+    from kessen.games.kobo.standby import PlannedStandby
+    from tests.ai.test_strength import _load_bench
+    from tests.test_compiled import running_compiled
+
+    if running_compiled():
+        pytest.skip("the screen subclasses the plan's class, so it runs on the sources only")
+    screen = _load_bench("standby_screen")
+    rules = registry.get("kobo")
+    state = rules.new_game(rules.default_config, 33)
+    assert isinstance(state, KoboState)
+    calls: list[int] = []
+    judged = value_model.net_odds
+
+    def counting(world: KoboState) -> float:
+        calls.append(1)
+        return judged(world)
+
+    monkeypatch.setattr(value_model, "net_odds", counting)
+    probe = screen._player("plan+mc-standby=first+net-worlds=2", 5)
+    searched = kept = 0
+    while (pending := state.pending) is not None and state.turn == 0:
+        legal = state.legal_actions()
+        view = state.view(pending.seat)
+        before = len(calls)
+        choice = probe.choose(view, legal)
+        assert choice in legal
+        asked = len(calls) - before
+        main = pending.prompt in probe.PROMPTS and len(legal) > 1
+        if main and pending.seat == state.first_player:
+            assert 0 < asked <= 2 * len(legal)
+            searched += 1
+        else:
+            assert asked == 0
+            assert choice == PlannedStandby(5).choose(view, legal)
+            kept += 1
+        state.apply(choice)
+    assert searched > 0 and kept > 0
