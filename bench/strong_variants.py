@@ -43,6 +43,9 @@ interval, as one JSON line. Settings, joined with ``+``:
 - ``value-net=0|1``: whether the deep model judges its leaves with the value network
   (``evaluate.VALUE_NET``, :mod:`kessen.games.kobo.value_model`; 1 committed; 0: the
   logistic curve, as in the earlier measurements);
+- ``worlds=K``: perfect-information sampling instead of one shared tree: K worlds sampled from
+  the view (the deep model's sampler, inferences included), each searched alone as the
+  cheater searches the true state, with a K-th of the budget, and the root visits summed;
 - ``committed``: nothing changed (the baseline on the same deals).
 
 Usage::
@@ -60,10 +63,15 @@ import dataclasses
 import json
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from kessen.ai import levels, tournament
+from kessen.ai.ismcts import SearchPlayer, decision_seed, search
+from kessen.engine.action import Action
+from kessen.engine.contract import Json
+from kessen.engine.rng import Rng
 from kessen.games.kobo import evaluate, search_worlds
 
 STANDBY_PROMPTS = frozenset(
@@ -116,6 +124,9 @@ def apply_variant(variant: str) -> None:
             evaluate.VALUE_NET = bool(int(value))
         elif name == "epsilon":
             evaluate.EPSILON = float(value)
+        elif name == "worlds":
+            _SampledWorldsPlayer.worlds = int(value)
+            levels.SearchPlayer = _SampledWorldsPlayer  # type: ignore[attr-defined,assignment]
         elif name == "search":
             if value not in evaluate.ROUTINE_PROMPTS:
                 raise ValueError(f"{value!r} is not a routine prompt")
@@ -124,6 +135,56 @@ def apply_variant(variant: str) -> None:
             evaluate.HEURISTIC_PROMPTS = frozenset(evaluate.HEURISTIC_PROMPTS | STANDBY_PROMPTS)
         else:
             raise ValueError(f"unknown setting {setting!r}")
+
+
+class _SampledWorldsPlayer:
+    """``worlds=K``: つよい searches K sampled worlds one tree each (a K-th of the budget per
+    world, every iteration in that world) and plays the action with the most visits in all.
+    Built where the levels build a :class:`SearchPlayer` (the other levels get one)."""
+
+    worlds = 1
+
+    def __init__(self, name: str, hooks: Any, config: Any, seed: int = 0, **rest: Any) -> None:
+        self.inner = SearchPlayer(name, hooks, config, seed, **rest)
+        self.name, self.hooks, self.config, self.seed = name, hooks, config, seed
+        self.last_result: Any = None
+        self.last_explanation: list[Json] = []
+
+    def explain(self) -> list[Json]:
+        """The inner search's reasons (this probe keeps none of its own)."""
+        return self.inner.explain()
+
+    def choose(self, view: Json, legal: Sequence[Action]) -> Action:
+        """The summed visits of K one-world searches (other levels: the plain search)."""
+        if self.name != "ismcts-strong" or self.worlds < 2 or len(legal) < 2:
+            return self.inner.choose(view, legal)
+        if self.hooks.routine is not None:
+            ruled: Action | None = self.hooks.routine(view, legal)
+            if ruled is not None and ruled in legal:
+                return ruled
+        seed = decision_seed(self.seed, view)
+        sampled = self.hooks.world_sampler(view, seed)
+        budget = self.config.budget
+        share = dataclasses.replace(
+            budget,
+            iterations=max(1, (budget.iterations or 1) // self.worlds),
+            seconds=None if budget.seconds is None else budget.seconds / self.worlds,
+        )
+        config = dataclasses.replace(self.config, budget=share)
+        visits: dict[Action, int] = dict.fromkeys(legal, 0)
+        for k in range(self.worlds):
+            world = sampled(k)
+
+            def copy(index: int, world: Any = world, k: int = k) -> Any:
+                trial = world.clone()
+                if isinstance(getattr(trial, "rng", None), Rng):
+                    trial.rng = Rng(seed * 1_000_003 + k * 100_003 + index)
+                return trial
+
+            result = search(view, legal, self.hooks, config, seed + k, sampler=copy)
+            for candidate in result.candidates:
+                visits[candidate.action] += candidate.visits
+        return max(legal, key=lambda a: (visits[a], -list(legal).index(a)))
 
 
 LEFT = "ismcts-strong"

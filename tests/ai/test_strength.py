@@ -220,6 +220,49 @@ def test_strong_variants_probe_the_plan_the_hand_model_and_the_cheaters(
         probe.apply_variant("cheater=half")
 
 
+def test_strong_variants_worlds_search_each_sampled_world_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``worlds=K`` makes つよい search K worlds sampled from its view, each in a tree of its own
+    with a K-th of the budget, every iteration of a search in that one world; other levels keep
+    the plain search."""
+    from kessen.ai import levels
+    from kessen.ai.ismcts import SearchPlayer
+    from kessen.engine import registry
+    from kessen.games.kobo.state import KoboState
+
+    monkeypatch.setattr(levels, "LEVELS", levels.LEVELS)
+    monkeypatch.setattr(levels, "SearchPlayer", SearchPlayer)
+    probe = _load_bench("strong_variants")
+    monkeypatch.setattr(probe._SampledWorldsPlayer, "worlds", 1)
+    probe.apply_variant("iterations=30+worlds=3")
+    strong = levels.make_player("kobo", "ismcts-strong", 7)
+    assert isinstance(strong, probe._SampledWorldsPlayer)
+    normal = levels.make_player("kobo", "ismcts-normal", 8)
+    searched: list[tuple[int, list[str]]] = []
+    plain = probe.search
+
+    def recording(view: Any, legal: Any, hooks: Any, config: Any, seed: int, sampler: Any) -> Any:
+        seen = [json.dumps(sampler(i).view(1 - view["viewer"]), sort_keys=True) for i in (0, 4)]
+        searched.append((config.budget.iterations, seen))
+        return plain(view, legal, hooks, config, seed, sampler=sampler)
+
+    monkeypatch.setattr(probe, "search", recording)
+    rules = registry.get("kobo")
+    state = rules.new_game(rules.default_config, 5)
+    assert isinstance(state, KoboState)
+    while (pending := state.pending) is not None and state.turn < 4:
+        legal = state.legal_actions()
+        view = state.view(pending.seat)
+        before = len(searched)
+        action = (strong if pending.seat == 0 else normal).choose(view, legal)
+        assert action in legal
+        assert len(searched) - before in ((0, 3) if pending.seat == 0 else (0,))
+        state.apply(action)
+    assert searched, "no decision of the first turns was searched"
+    assert all(budget == 10 and seen[0] == seen[1] for budget, seen in searched)
+
+
 def test_dealt_jobs_pick_the_tournament_pairs_and_filter_by_deck() -> None:
     """The probes' deal options select the tournament's own pairs, and ``--deck`` keeps the
     pairs dealt that deck only (both matches of each)."""
