@@ -37,8 +37,12 @@ Row = tuple[dict[str, float], dict[str, float], int, int]
 """Seat 0's features, seat 1's features, the seat to move, the winner of the game."""
 
 
-def play(seed: int) -> list[Row]:
-    """One heuristic self-play match: the labelled turn-start positions of its decided games."""
+def play(seed: int, plan_share: float = 0.0) -> list[Row]:
+    """One heuristic self-play match: the labelled turn-start positions of its decided games.
+
+    ``plan_share``: each seat's standby is the strongest level's plan
+    (:class:`kessen.games.kobo.standby.PlannedStandby`) with this chance, else the heuristic
+    COM's (0: the heuristic COM's in both, the same matches as before the option)."""
     rng = random.Random(seed)
     rules = registry.get("kobo")
     names = sorted(starter_decks())
@@ -47,6 +51,12 @@ def play(seed: int) -> list[Row]:
     assert isinstance(state, KoboState)
     noise = rng.choice([0.0, 0.05, 0.1, 0.2])
     players = {s: rules.players["heuristic"](seed * 2 + s) for s in (0, 1)}
+    if plan_share > 0:
+        from kessen.games.kobo.standby import PlannedStandby
+
+        for s in (0, 1):
+            if rng.random() < plan_share:
+                players[s] = PlannedStandby(seed * 2 + s)
     rows: list[Row] = []
     waiting: list[tuple[dict[str, float], dict[str, float], int]] = []
     games = 0

@@ -14,11 +14,15 @@ comparison) and of the committed network, then writes
 
     .venv/bin/pip install scikit-learn          # only for this script
     PYTHONPATH=src .venv/bin/python bench/fit_kobo_value_net.py --write   # 4,000 matches, 2 cores
+
+``--plan-share 0.5`` draws each seat's standby from the strongest level's plan half of the time
+(the positions つよい meets; probed on 2026-12-06 and not kept), ``--out`` writes elsewhere.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import pickle
 import sys
@@ -104,6 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--positions", help="a pickle of the played positions: read if it exists, else written"
     )
+    parser.add_argument(
+        "--plan-share",
+        type=float,
+        default=0.0,
+        help="the chance that a seat's standby is the strongest level's plan (0: the heuristic's)",
+    )
+    parser.add_argument("--out", type=Path, default=TARGET, help="where --write puts the weights")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     seeds = range(args.seed, args.seed + args.matches)
@@ -113,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
             matches: list[list[fit_kobo_eval.Row]] = pickle.load(source)
     else:
         with ProcessPoolExecutor(args.workers) as pool:
-            matches = list(pool.map(fit_kobo_eval.play, seeds, chunksize=20))
+            play = functools.partial(fit_kobo_eval.play, plan_share=args.plan_share)
+            matches = list(pool.map(play, seeds, chunksize=20))
         if saved is not None:
             with saved.open("wb") as out:
                 pickle.dump(matches, out)
@@ -156,11 +168,11 @@ def main(argv: list[str] | None = None) -> int:
         loss, called = (net_loss, net_called) if p is None else fit_kobo_eval.scores(p, y)
         print(f"| {label} | {loss:.3f} | {100 * called:.1f}% |")
     if args.write:
-        TARGET.write_text(
+        args.out.write_text(
             weights_json(model, args.matches, len(train) + len(test), net_loss, net_called),
             encoding="utf-8",
         )
-        print(f"\nwrote {TARGET}")
+        print(f"\nwrote {args.out}")
     return 0
 
 
