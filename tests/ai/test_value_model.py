@@ -212,3 +212,20 @@ def test_the_searched_standby_probe_tries_the_first_players_main_standby_only(
             kept += 1
         state.apply(choice)
     assert searched > 0 and kept > 0
+
+
+def test_the_training_matches_can_give_seats_the_plans_standby() -> None:
+    """``fit_kobo_value_net.py --plan-share X`` plays the same seeded self-play matches with
+    each seat's standby the plan's with chance X: at 0 the very matches of before; at 1 other
+    positions (the plan sets other traps and takes another tactics hand), labelled the same way."""
+    from tests.ai.test_strength import _load_bench
+
+    fit = _load_bench("fit_kobo_eval")
+    seeds = range(1_000_000, 1_000_003)
+    plain = [fit.play(seed) for seed in seeds]
+    assert plain == [fit.play(seed, plan_share=0.0) for seed in seeds]
+    planned = [fit.play(seed, plan_share=1.0) for seed in seeds]
+    assert all(rows for rows in planned) and planned != plain
+    for rows in planned:
+        for seat0, seat1, mover, winner in rows:
+            assert mover in (0, 1) and winner in (0, 1) and seat0 and seat1
