@@ -7,6 +7,7 @@ import dataclasses
 import json
 import math
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -124,13 +125,11 @@ def test_the_probe_setting_switches_the_deep_model_back_to_the_curve(
     assert any(value_model.net_odds(s) != judge.fitted_odds(s) for s in states)
 
 
-def test_the_screened_tactics_probe_asks_the_network_for_the_first_player_only(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """``standby_screen.py plan+net-tactics=first``: at the first player's tactics prompt the
-    probe takes a legal card by the network's judgement; the second player keeps the plan's."""
+def _screened_game(monkeypatch: pytest.MonkeyPatch, seed: int) -> tuple[Any, KoboState, list[int]]:
+    """``bench/standby_screen.py`` loaded, a new Kōbō game of ``seed``, and the list that
+    grows by one at each judgement of the value network (skips on the compiled build: the
+    screen subclasses the plan's class)."""
     from kessen.engine import registry
-    from kessen.games.kobo.standby import PlannedStandby
     from tests.ai.test_strength import _load_bench
     from tests.test_compiled import running_compiled
 
@@ -138,9 +137,8 @@ def test_the_screened_tactics_probe_asks_the_network_for_the_first_player_only(
         pytest.skip("the screen subclasses the plan's class, so it runs on the sources only")
     screen = _load_bench("standby_screen")
     rules = registry.get("kobo")
-    state = rules.new_game(rules.default_config, 21)
+    state = rules.new_game(rules.default_config, seed)
     assert isinstance(state, KoboState)
-    asked: dict[str, bool] = {}
     calls: list[int] = []
     judged = value_model.net_odds
 
@@ -149,6 +147,18 @@ def test_the_screened_tactics_probe_asks_the_network_for_the_first_player_only(
         return judged(world)
 
     monkeypatch.setattr(value_model, "net_odds", counting)
+    return screen, state, calls
+
+
+def test_the_screened_tactics_probe_asks_the_network_for_the_first_player_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``standby_screen.py plan+net-tactics=first``: at the first player's tactics prompt the
+    probe takes a legal card by the network's judgement; the second player keeps the plan's."""
+    from kessen.games.kobo.standby import PlannedStandby
+
+    screen, state, calls = _screened_game(monkeypatch, 21)
+    asked: dict[str, bool] = {}
     while (pending := state.pending) is not None and state.turn == 0:
         legal = state.legal_actions()
         view = state.view(pending.seat)
@@ -174,25 +184,9 @@ def test_the_searched_standby_probe_tries_the_first_players_main_standby_only(
     the first player is judged by the network in the sampled worlds (at most one judgement per
     world and legal choice) and the probe answers a legal one; the second player, and the first
     player's tactics hand, keep the plan's answers."""
-    from kessen.engine import registry
     from kessen.games.kobo.standby import PlannedStandby
-    from tests.ai.test_strength import _load_bench
-    from tests.test_compiled import running_compiled
 
-    if running_compiled():
-        pytest.skip("the screen subclasses the plan's class, so it runs on the sources only")
-    screen = _load_bench("standby_screen")
-    rules = registry.get("kobo")
-    state = rules.new_game(rules.default_config, 33)
-    assert isinstance(state, KoboState)
-    calls: list[int] = []
-    judged = value_model.net_odds
-
-    def counting(world: KoboState) -> float:
-        calls.append(1)
-        return judged(world)
-
-    monkeypatch.setattr(value_model, "net_odds", counting)
+    screen, state, calls = _screened_game(monkeypatch, 33)
     probe = screen._player("plan+mc-standby=first+net-worlds=2", 5)
     searched = kept = 0
     while (pending := state.pending) is not None and state.turn == 0:
