@@ -45,7 +45,8 @@ interval, as one JSON line. Settings, joined with ``+``:
   logistic curve, as in the earlier measurements);
 - ``worlds=K``: perfect-information sampling instead of one shared tree: K worlds sampled from
   the view (the deep model's sampler, inferences included), each searched alone as the
-  cheater searches the true state, with a K-th of the budget, and the root visits summed;
+  cheater searches the true state, with a K-th of the budget, and the root visits summed
+  (measured on 2026-12-06, not kept);
 - ``committed``: nothing changed (the baseline on the same deals).
 
 Usage::
@@ -68,10 +69,10 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from kessen.ai import levels, tournament
-from kessen.ai.ismcts import SearchPlayer, decision_seed, search
+from kessen.ai.cheater import CheatingPlayer
+from kessen.ai.ismcts import SearchPlayer, decision_seed
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.engine.rng import Rng
 from kessen.games.kobo import evaluate, search_worlds
 
 STANDBY_PROMPTS = frozenset(
@@ -138,9 +139,10 @@ def apply_variant(variant: str) -> None:
 
 
 class _SampledWorldsPlayer:
-    """``worlds=K``: つよい searches K sampled worlds one tree each (a K-th of the budget per
-    world, every iteration in that world) and plays the action with the most visits in all.
-    Built where the levels build a :class:`SearchPlayer` (the other levels get one)."""
+    """``worlds=K``: つよい searches K worlds sampled from its view, each as the cheater searches
+    the true state (:class:`kessen.ai.cheater.CheatingPlayer` bound to that world, a K-th of
+    the budget), and plays the action with the most visits in all. Built where the levels build
+    a :class:`SearchPlayer`; the other levels play the plain search."""
 
     worlds = 1
 
@@ -148,22 +150,17 @@ class _SampledWorldsPlayer:
         self.inner = SearchPlayer(name, hooks, config, seed, **rest)
         self.name, self.hooks, self.config, self.seed = name, hooks, config, seed
         self.last_result: Any = None
-        self.last_explanation: list[Json] = []
 
     def explain(self) -> list[Json]:
-        """The inner search's reasons (this probe keeps none of its own)."""
+        """The plain search's reasons (this probe keeps none of its own)."""
         return self.inner.explain()
 
     def choose(self, view: Json, legal: Sequence[Action]) -> Action:
         """The summed visits of K one-world searches (other levels: the plain search)."""
         if self.name != "ismcts-strong" or self.worlds < 2 or len(legal) < 2:
-            return self.inner.choose(view, legal)
-        if self.hooks.routine is not None:
-            ruled: Action | None = self.hooks.routine(view, legal)
-            if ruled is not None and ruled in legal:
-                return ruled
-        seed = decision_seed(self.seed, view)
-        sampled = self.hooks.world_sampler(view, seed)
+            action = self.inner.choose(view, legal)
+            self.last_result = self.inner.last_result
+            return action
         budget = self.config.budget
         share = dataclasses.replace(
             budget,
@@ -171,20 +168,18 @@ class _SampledWorldsPlayer:
             seconds=None if budget.seconds is None else budget.seconds / self.worlds,
         )
         config = dataclasses.replace(self.config, budget=share)
+        sampled = self.hooks.world_sampler(view, decision_seed(self.seed, view))
         visits: dict[Action, int] = dict.fromkeys(legal, 0)
         for k in range(self.worlds):
-            world = sampled(k)
-
-            def copy(index: int, world: Any = world, k: int = k) -> Any:
-                trial = world.clone()
-                if isinstance(getattr(trial, "rng", None), Rng):
-                    trial.rng = Rng(seed * 1_000_003 + k * 100_003 + index)
-                return trial
-
-            result = search(view, legal, self.hooks, config, seed + k, sampler=copy)
-            for candidate in result.candidates:
+            searcher = CheatingPlayer(self.name, self.hooks, config, self.seed + k)
+            searcher.bind(sampled(k))
+            action = searcher.choose(view, legal)
+            self.last_result = searcher.last_result
+            if self.last_result is None:  # a routine prompt, answered by rule
+                return action
+            for candidate in self.last_result.candidates:
                 visits[candidate.action] += candidate.visits
-        return max(legal, key=lambda a: (visits[a], -list(legal).index(a)))
+        return max(legal, key=visits.__getitem__)
 
 
 LEFT = "ismcts-strong"
