@@ -58,3 +58,28 @@ def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty match store's target (``MatchStore(target)``, ``--db target``), on SQLite and
     on PostgreSQL."""
     return new_store_target(request.param, request, tmp_path)
+
+
+def _drives_a_browser(path: str, web_folder: str, seen: dict[str, bool]) -> bool:
+    """Whether the test module at ``path`` drives Chromium: the browser folder's, or one that
+    starts Playwright itself (read once per module)."""
+    if path not in seen:
+        if path.startswith(web_folder):
+            seen[path] = True
+        else:
+            with open(path, encoding="utf-8") as module:
+                seen[path] = "playwright" in module.read()
+    return seen[path]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser tests first, the rest after in their usual order.
+
+    The browser tests are the suite's longest (whole games played by clicking, some a minute
+    long); collected last, as their folder sorts, one of them starting near the end kept one
+    worker busy while the others had nothing left. First, the many short tests after them fill
+    the workers evenly to the end.
+    """
+    web_folder = os.path.join(os.path.dirname(__file__), "web") + os.sep
+    seen: dict[str, bool] = {}
+    items.sort(key=lambda item: not _drives_a_browser(str(item.fspath), web_folder, seen))
