@@ -8,6 +8,7 @@ the PostgreSQL half is skipped, unless ``KESSEN_REQUIRE_POSTGRES=1`` (CI), which
 
 from __future__ import annotations
 
+import functools
 import os
 import uuid
 from collections.abc import Iterator
@@ -60,16 +61,14 @@ def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return new_store_target(request.param, request, tmp_path)
 
 
-def _drives_a_browser(path: str, web_folder: str, seen: dict[str, bool]) -> bool:
-    """Whether the test module at ``path`` drives Chromium: the browser folder's, or one that
-    starts Playwright itself (read once per module)."""
-    if path not in seen:
-        if path.startswith(web_folder):
-            seen[path] = True
-        else:
-            with open(path, encoding="utf-8") as module:
-                seen[path] = "playwright" in module.read()
-    return seen[path]
+WEB_FOLDER = Path(__file__).parent / "web"
+
+
+@functools.cache
+def _drives_a_browser(module: Path) -> bool:
+    """Whether the test module ``module`` drives Chromium: the browser folder's, or one that
+    starts Playwright itself."""
+    return WEB_FOLDER in module.parents or "playwright" in module.read_text(encoding="utf-8")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -80,6 +79,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     worker busy while the others had nothing left. First, the many short tests after them fill
     the workers evenly to the end.
     """
-    web_folder = os.path.join(os.path.dirname(__file__), "web") + os.sep
-    seen: dict[str, bool] = {}
-    items.sort(key=lambda item: not _drives_a_browser(str(item.fspath), web_folder, seen))
+    items.sort(key=lambda item: not _drives_a_browser(item.path))
