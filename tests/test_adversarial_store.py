@@ -452,6 +452,18 @@ def test_the_default_port_held_by_another_program_falls_back_and_says_so(
             run.listening_socket(held)
 
 
+def test_the_port_accepts_connections_from_the_moment_it_is_bound() -> None:
+    """The URL is printed before the application has started: a browser or script that
+    connects at once waits in the backlog instead of being refused."""
+    with run.listening_socket(0) as sock:
+        port = sock.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as client:
+            client.sendall(b"GET / HTTP/1.0\r\n\r\n")
+        accepted, _ = sock.accept()  # the connection waited for the server
+        with accepted:
+            assert accepted.recv(64).startswith(b"GET / ")
+
+
 # --- item 5 (end): the exported HTML replay is escaped ----------------------------------
 
 HOSTILE = '<!-- </script><script>document.title="pwned"</script> & \u2028 \u2029 <b>x</b>'

@@ -9,6 +9,10 @@ The port is bound with ``SO_REUSEADDR`` (as uvicorn binds), so a server restarte
 crash gets its own port back although the old connections linger in ``TIME_WAIT``: the
 browser's page, tied to that origin, finds its game again. A port that another live program
 listens on is refused when asked for, and otherwise replaced by a free one, said so.
+
+The socket listens from the moment it is bound, before the URL is printed: a browser or
+script that connects at once (while the application still starts) waits in the backlog
+until the server accepts, instead of being refused.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ from kessen.server.share import share_origin
 from kessen.store.records import MatchStore
 
 DEFAULT_PORT = 8765
+BACKLOG = 2048
+"""Connections the kernel queues before the server accepts them (uvicorn's default)."""
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the GIL before another may take it (the default is 0.005)."""
 
@@ -76,6 +82,7 @@ def _bind(port: int, host: str) -> socket.socket:
         # second small frame would otherwise wait for the client's delayed ACK (40 ms).
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
+        sock.listen(BACKLOG)
     except BaseException:
         sock.close()
         raise
@@ -297,9 +304,10 @@ def running(
 ) -> Iterator[str]:
     """A server in a background thread for tests; yields its base URL. Its start screen offers
     the rule-based COM first (``default_com``: quick games), where ``kessen play`` offers ふつう."""
-    port = free_port(0, host)
+    sock = _bind(0, host)  # held from here on: no other test's server can take the port
+    port = int(sock.getsockname()[1])
     server = uvicorn.Server(_config(port, pace, host, store, allow_origins, default_com))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
@@ -311,3 +319,4 @@ def running(
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        sock.close()
