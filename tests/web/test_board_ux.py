@@ -5,7 +5,8 @@ A real server is started here so the test can read the session's true state (``S
 while the page plays a game against COM by clicking. At every decision of the player the page's
 exchange strip is compared with the engine's own preview of that state, and every card of the
 player's hands and strategy area that the engine's ``legal_actions`` does not offer must show a
-reason on the page (the ones it offers must not). A chain of two links or more is then watched
+reason on the page (the ones it offers must not); a hand whose cards all share one reason says
+it once, on its title, with a bar on each card. A chain of two links or more is then watched
 as it resolves: the RESOLVE lane must show link k before link k-1, one step at a time.
 """
 
@@ -86,10 +87,17 @@ READ_CARDS = """(seat) => {
     const chip = el.querySelector(':scope > .why-chip');
     out.push({ zone: el.dataset.zone, index: Number(el.dataset.index || 0),
                slot: Number(el.dataset.slot || 0), slug: el.dataset.slug || '',
-               why: visible(chip) ? chip.dataset.code : null, text: chip ? chip.innerText : '' });
+               why: visible(chip) ? chip.dataset.code : null, text: chip ? chip.textContent : '',
+               bar: !!chip && chip.classList.contains('bar'),
+               spine: el.classList.contains('spine') });
   }
   return out;
 }"""
+
+# The reason a hand's title gives for all its cards, by zone ('' when it gives none).
+READ_HAND_REASONS = """(seat) => Object.fromEntries(Array.from(
+  document.querySelectorAll(`#board .hand[data-seat="${seat}"]`),
+  (h) => [h.dataset.zone, (h.querySelector('.hand-why') || {}).textContent || '']))"""
 
 
 @pytest.fixture(scope="module")
@@ -209,7 +217,27 @@ def _check_reasons(page: Any, truth: dict[str, Any], legal: list[str]) -> int:
         key, n = ("slot", card["slot"]) if zone == "strategy" else ("index", card["index"] - 1)
         entry = next(w for w in truth["why_not"] if w["zone"] == zone and w[key] == n)
         assert card["why"] == entry["code"], (card, entry)
+    _check_shared_reasons(page, cards)
     return unusable
+
+
+def _check_shared_reasons(page: Any, cards: list[dict[str, Any]]) -> None:
+    """A hand whose cards all share one reason says it once, on its title, and marks each card
+    with a bar (a phone's small cards keep their names clear); a hand whose cards differ shows
+    each card's own words on it."""
+    titles = page.evaluate(READ_HAND_REASONS, 0)
+    for zone in ("thand", "hand"):
+        held = [card for card in cards if card["zone"] == zone]
+        words = {card["text"] for card in held}
+        shared = len(held) > 1 and all(card["why"] for card in held) and len(words) == 1
+        spines = any(card["spine"] for card in held)
+        for card in held:
+            if card["why"]:
+                assert card["bar"] == (shared or card["spine"]), (zone, card, words)
+        if shared:
+            assert titles[zone] == words.pop(), (zone, titles)
+        elif not spines:
+            assert titles.get(zone, "") == "", (zone, titles, held)
 
 
 def _playbacks(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:

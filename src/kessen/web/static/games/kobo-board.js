@@ -173,8 +173,9 @@ export function whyNot(v, zone, key, n) {
 
 /** Dim an unusable card's element and put its reason under it (readable without hovering).
  *  The element carries the sentence (`data-why`, also its accessible description) and the
- *  code (`data-why-code`); the chip shows a few words. A card of a compact hand (a spine) has
- *  no room for words: its chip is a bar, the words are on the hand's title. */
+ *  code (`data-why-code`); the chip shows a few words. A card of a compact hand (a spine), or
+ *  of a hand whose cards all share one reason, has its chip as a bar: the words are on the
+ *  hand's title. */
 function markWhy(el, why, compact = false) {
   if (!why) return el;
   el.classList.add('unusable');
@@ -296,17 +297,22 @@ function renderHand(v, seat, zone, hand, compact = false) {
   const cards = h('div', { class: `hand-cards ${hand.cards ? 'faces' : 'backs'}` });
   if (hand.cards) {
     const whyZone = zone === 'thand' ? 'tactics_hand' : 'hand';
-    const reasons = new Set();
+    const whys = hand.cards.map((c, i) => (seat === me() ? whyNot(v, whyZone, 'index', i) : null));
+    const words = whys.map((why) => (why ? shortWhy(why) : null));
+    // Every card held back for one reason (the opponent's turn, another choice first): the
+    // reason is said once, on the hand's title, and each card is marked by a bar, so that a
+    // phone's small cards keep their names clear of a chip repeated on each of them.
+    const shared = words.length > 1 && words.every((w) => w !== null && w === words[0]);
+    const barred = compact || shared;
     hand.cards.forEach((c, i) => {
       const wrap = h('div', { class: `hand-card${compact ? ' spine' : ''}`, dataset: { zone, seat, index: i + 1, slug: c.slug } }, cardEl(c, { size: 's' }));
-      const why = seat === me() ? whyNot(v, whyZone, 'index', i) : null;
-      if (why) reasons.add(shortWhy(why));
-      markWhy(wrap, why, compact);
-      infoable(wrap, { type: 'card', card: c, seat, zone, why });
+      markWhy(wrap, whys[i], barred);
+      infoable(wrap, { type: 'card', card: c, seat, zone, why: whys[i] });
       cards.append(wrap);
     });
-    // A compact hand's cards share their reason: said once, on its title.
-    if (compact && reasons.size) title.append(h('span', { class: 'hand-why', text: [...reasons].join(t('list_sep')) }));
+    // A compact hand's cards share their reason too: said once, on its title.
+    const reasons = [...new Set(words.filter((w) => w !== null))];
+    if (barred && reasons.length) title.append(h('span', { class: 'hand-why', text: reasons.join(t('list_sep')) }));
   } else {
     const n = Math.min(hand.count, 10);
     for (let i = 0; i < n; i++) cards.append(h('div', { class: 'hand-card back-only' }, cardEl(null, { size: 'xs' })));
