@@ -108,7 +108,8 @@ export function renderInfo(v, info) {
         lp: tx('lp_note'), stamina: tx('stamina_note'), gauge: tx('gauge_note'), damage: tx('damage_note', { n: downAt }),
         hand: p.hand.cards ? '' : tx('hand_hidden'), dust: tx('dust_note'),
       };
-      return note(whose, tx(info.key), tx('n_cards', { n }), texts[info.key] || '');
+      // Whose count it is, in its title (相手のLP, Your LP): a bare 相手の says nothing.
+      return note(null, tx('owned', { whose, what: tx(info.key) }), tx('n_cards', { n }), texts[info.key] || '');
     }
     default: return [];
   }
