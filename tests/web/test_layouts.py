@@ -5,8 +5,9 @@ size and in English on the smaller phone and at 1440×900.
 
 At the start screen, at every decision of the game and at its end the screen must show no
 fault a person would see (``layout_faults.js``: text under 11 px, a target under 24 × 24 px,
-two targets overlapping, a name cut short), fit the screen's width, and show the decision's
-choices without scrolling (all of them, or the handle that opens the sheet holding the rest);
+two targets overlapping, a name cut short; a TWGP card's reason broken inside a word), fit
+the screen's width, and show the decision's choices without scrolling (all of them, or the
+handle that opens the sheet holding the rest);
 on a touch screen every choice is at least 44 px tall. axe-core (WCAG 2.2 AA, target size
 included) finds nothing serious at the start, the first decision, the first exchange and the
 end. A card tapped or clicked shows in CARD INFORMATION (a drawer below 1200 px), and the game
@@ -107,6 +108,26 @@ TITLES_CROSSED = """() => Array.from(document.querySelectorAll('#board .hands'))
   });
 })"""
 
+# TWGP's reason chips on the hand's small cards: a line of a chip starts only after a space or
+# a marked break (U+200B), never inside a word (コアな|し).
+CHIPS_BROKEN = """() => Array.from(document.querySelectorAll('.tw-why-chip'))
+  .filter((chip) => chip.offsetParent && chip.firstChild && chip.firstChild.nodeType === 3)
+  .flatMap((chip) => {
+    const node = chip.firstChild, text = node.textContent, range = document.createRange();
+    let top = null;
+    for (let i = 0; i < text.length; i++) {
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = range.getClientRects()[0];
+      if (!box || box.width === 0) continue;
+      if (top !== null && box.top > top + 2 && !['\u200b', ' '].includes(text[i - 1])) {
+        return [text.replace(/\u200b/g, '')];
+      }
+      top = box.top;
+    }
+    return [];
+  })"""
+
 
 def faults(page: Any, where: str, touch: bool = False) -> list[str]:
     """Everything wrong with the screen now: layout faults (``layout_faults.js``), choices of
@@ -127,6 +148,9 @@ def faults(page: Any, where: str, touch: bool = False) -> list[str]:
     crossed = page.evaluate(TITLES_CROSSED)
     if crossed:
         found.append(f"a side's hand titles drawn over each other: {crossed}")
+    broken = page.evaluate(CHIPS_BROKEN)
+    if broken:
+        found.append(f"a card's reason broken inside a word: {sorted(set(broken))}")
     choices = page.evaluate(
         "Array.from(document.querySelectorAll('#ops-body button.act'))"
         ".filter(b => b.offsetParent).map(b => b.dataset.action)"
