@@ -438,6 +438,9 @@ def test_a_toml_file_is_imported_as_a_set_or_refused_by_field(
     names = [s["name"] for s in httpx.get(f"{url}/api/design/sets").json()["sets"]]
     assert "broken" not in names
     page.set_input_files("#ed-import-file", str(good))
+    page.wait_for_function(  # the file is read (the form is drawn again with its name)
+        "() => document.querySelector('#ed-import-chosen')?.textContent === 'kobo-imported.toml'"
+    )
     page.fill("#ed-import-name", "kobo-imported")
     page.dispatch_event("#ed-import-name", "change")
     assert "新しいセット" in page.inner_text("#ed-import-hint")

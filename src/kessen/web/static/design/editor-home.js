@@ -132,6 +132,9 @@ function importForm() {
         const file = ev.target.files && ev.target.files[0];
         if (!file) return;
         m.toml = await file.text();
+        // A name typed while the file was read survives the form drawn anew.
+        const typed = document.getElementById('ed-import-name');
+        if (typed) m.name = typed.value;
         m.file = file.name;
         if (!m.name) m.name = file.name.replace(/\.toml$/i, '');
         m.problems = [];
