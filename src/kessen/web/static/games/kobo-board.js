@@ -266,6 +266,9 @@ export function renderSide(v, seat, pos, keys) {
   hands.style.setProperty('--spines', String(compact ? (compact === 'thand' ? p.tactics_hand : p.hand).cards.length : 0));
   hands.style.setProperty('--hand-gaps', String(withMain ? 1 : 0));
   hands.classList.toggle('with-spines', !!compact);
+  // Both hands face up (the second player's standby): on a phone they stack (kobo.css).
+  const shown = (x) => !!(x && x.cards && x.cards.length);
+  hands.classList.toggle('both-faces', shown(p.tactics_hand) && shown(p.hand));
   const zone = renderSurpriseZone(v, seat);
   if (zone) withEnter(zone.querySelector('.kb-sz-slot'), slotKey(seat, 'z', 1), zone.dataset.state, keys);
   const handRow = h('div', { class: `hand-row${zone ? ' with-sz' : ''}` }, hands, zone);
@@ -277,8 +280,8 @@ export function renderSide(v, seat, pos, keys) {
 
 /** The hand a side shows edge-on (as spines) when both of its hands are face up (the second
  *  player's standby: seven tactics beside the main hand): the one none of whose cards can be
- *  used now, the tactics hand first. Only a wide screen draws spines (kobo.css); elsewhere the
- *  hands wrap onto more rows. */
+ *  used now, the tactics hand first. A tablet or a wide screen draws spines (kobo.css); a
+ *  phone stacks the two hands, a row each. */
 function compactHand(v, seat, p) {
   const faces = (x) => !!(x && x.cards && x.cards.length);
   if (!faces(p.tactics_hand) || !faces(p.hand)) return null;
