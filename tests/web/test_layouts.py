@@ -134,17 +134,17 @@ CHIPS_BROKEN = """() => Array.from(document.querySelectorAll('.tw-why-chip'))
 # hands of seven, wrapped into rows, once ran up over the battle area).
 HANDS_OVER_AREAS = """() => Array.from(document.querySelectorAll('#board .hand-row'))
   .flatMap((row) => {
-  const cards = Array.from(row.querySelectorAll('.hand-title, .hand-card'),
-    (e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
-  return Array.from(row.parentElement.querySelectorAll(':scope > .brow .slot'), (slot) => {
-    const a = slot.getBoundingClientRect();
-    // More than a title's leading (a tight board may let a title's line box touch a slot).
-    const hit = cards.find((r) => Math.min(r.bottom, a.bottom) - Math.max(r.top, a.top) > 8
-      && Math.min(r.right, a.right) - Math.max(r.left, a.left) > 2);
-    return hit ? `${slot.className} (${Math.round(a.top)}-${Math.round(a.bottom)}) under a hand `
-      + `(${Math.round(hit.top)}-${Math.round(hit.bottom)})` : null;
-  }).filter(Boolean);
-})"""
+    const cards = Array.from(row.querySelectorAll('.hand-title, .hand-card'),
+      (e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+    return Array.from(row.parentElement.querySelectorAll(':scope > .brow .slot'), (slot) => {
+      const a = slot.getBoundingClientRect();
+      // More than a title's leading (a tight board may let a title's line box touch a slot).
+      const hit = cards.find((r) => Math.min(r.bottom, a.bottom) - Math.max(r.top, a.top) > 8
+        && Math.min(r.right, a.right) - Math.max(r.left, a.left) > 2);
+      return hit ? `${slot.className} (${Math.round(a.top)}-${Math.round(a.bottom)}) under a `
+        + `hand (${Math.round(hit.top)}-${Math.round(hit.bottom)})` : null;
+    }).filter(Boolean);
+  })"""
 
 
 def faults(page: Any, where: str, touch: bool = False) -> list[str]:

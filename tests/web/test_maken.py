@@ -338,13 +338,17 @@ def test_whole_game_vs_com_by_clicking(mpage: Any, served: tuple[str, Hub]) -> N
     page, hub = mpage, served[1]
     start_maken(page)
     # A count of the board says in its title whose it is (相手のLP), not on a line of its own.
-    titles = set()
+    titles: list[str] = []
     for meter in page.locator('#mk-board .mk-meter[data-count="lp"]').all():
         meter.click()
-        page.wait_for_selector("#cardinfo-body .info-count")
-        titles.add(page.inner_text("#cardinfo-body .info-name"))
+        page.wait_for_function(  # CARD INFORMATION shows this count, not the one before
+            "before => { const e = document.querySelector('#cardinfo-body .info-name');"
+            " return !!e && !before.includes(e.textContent); }",
+            arg=titles,
+        )
+        titles.append(page.inner_text("#cardinfo-body .info-name"))
         assert not page.locator("#cardinfo-body .info-where").count()
-    assert titles == {"相手のLP", "あなたのLP"}, titles
+    assert sorted(titles) == sorted(["相手のLP", "あなたのLP"]), titles
     policy = Policy()
     picked = shots = checks = 0
     moments: set[str] = set()

@@ -267,8 +267,7 @@ export function renderSide(v, seat, pos, keys) {
   hands.style.setProperty('--hand-gaps', String(withMain ? 1 : 0));
   hands.classList.toggle('with-spines', !!compact);
   // Both hands face up (the second player's standby): on a phone they stack (kobo.css).
-  const shown = (x) => !!(x && x.cards && x.cards.length);
-  hands.classList.toggle('both-faces', shown(p.tactics_hand) && shown(p.hand));
+  hands.classList.toggle('both-faces', bothFaceUp(p));
   const zone = renderSurpriseZone(v, seat);
   if (zone) withEnter(zone.querySelector('.kb-sz-slot'), slotKey(seat, 'z', 1), zone.dataset.state, keys);
   const handRow = h('div', { class: `hand-row${zone ? ' with-sz' : ''}` }, hands, zone);
@@ -278,13 +277,18 @@ export function renderSide(v, seat, pos, keys) {
   return pos === 'top' ? [handRow, strategy, battle] : [battle, strategy, handRow];
 }
 
+/** Whether both hands of a side show their faces (the second player's standby). */
+function bothFaceUp(p) {
+  const faces = (x) => !!(x && x.cards && x.cards.length);
+  return faces(p.tactics_hand) && faces(p.hand);
+}
+
 /** The hand a side shows edge-on (as spines) when both of its hands are face up (the second
  *  player's standby: seven tactics beside the main hand): the one none of whose cards can be
  *  used now, the tactics hand first. A tablet or a wide screen draws spines (kobo.css); a
  *  phone stacks the two hands, a row each. */
 function compactHand(v, seat, p) {
-  const faces = (x) => !!(x && x.cards && x.cards.length);
-  if (!faces(p.tactics_hand) || !faces(p.hand)) return null;
+  if (!bothFaceUp(p)) return null;
   if (seat !== me()) return 'thand';
   const idle = (whyZone, cards) => cards.every((c, i) => whyNot(v, whyZone, 'index', i));
   if (idle('tactics_hand', p.tactics_hand.cards)) return 'thand';
