@@ -92,8 +92,29 @@ def test_a_search_decides_in_a_worker_process_as_in_the_server_process() -> None
 
     answers = run_fresh(far())
     for (job, near), answer in zip(expected, answers, strict=True):
-        assert answer == near, job[:3]  # the same action, and the same search visit for visit
         assert answer[0] in job[4]
+        if answer == near:
+            continue  # the same action, and the same search visit for visit
+        # The one thing a worker may do differently is stop sooner: its search has the same
+        # 1.8 s cap as the server's, and a worker thinks at a lower priority, so on a machine
+        # loaded far beyond its cores a normal-level search can meet the cap before its budget.
+        # A search cut short is the same search with fewer iterations: no candidate has more
+        # visits than in the server's process, and one has fewer. The easy level's twelve
+        # iterations never meet the cap: its answers must be equal.
+        assert job[1] != "ismcts-easy", (job[:3], answer, near)
+        assert _cut_short(answer[1], near[1]), (job[:3], answer, near)
+
+
+def _cut_short(far: list[Json], near: list[Json]) -> bool:
+    """True if the candidates ``far`` are those of the search ``near`` stopped sooner: every
+    action both list has no more visits in ``far``, and they have fewer in all."""
+    near_visits = {c["action"]: c["visits"] for c in near}
+    shared = [(c["visits"], near_visits[c["action"]]) for c in far if c["action"] in near_visits]
+    return (
+        bool(shared)
+        and all(f <= n for f, n in shared)
+        and sum(f for f, _ in shared) < sum(n for _, n in shared)
+    )
 
 
 @pytest.mark.parametrize("ruleset", sorted(CONFIGS))

@@ -14,7 +14,6 @@ a chip on the card) from the view's ``why_not``.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,9 +30,8 @@ GAMES = ((9, ("SO", "GA"), "fast"), (21, ("RI", "MI"), "off"), (34, ("GA", "SO")
 back (the log and banner checks), the others show the results at once."""
 WANT = 20
 PLAYED = 4
-"""Judges the first game plays back before it moves on."""
-BUDGET = 75.0
-"""Seconds of play across the games (the test stops early once it has compared enough)."""
+"""Judges the first game plays back before it moves on; the others play on until enough
+predictions are compared (a count, not a clock: a loaded machine plays the same decisions)."""
 
 # Every frame of a playback as drawn: its step, its logUntil and the log entries on screen.
 RECORDER = """
@@ -205,13 +203,11 @@ def test_previews_playback_and_reasons_in_games_against_com(
     browser: Any, served: tuple[str, Hub]
 ) -> None:
     url = served[0]
-    began = time.monotonic()
     compared = decisions = previewed = records = frames_seen = 0
     audited = False
     offs_seen = 0
     reasons_seen = 0
-    for index, (seed, decks, pace) in enumerate(GAMES):
-        deadline = began + BUDGET * (index + 1) / len(GAMES)
+    for seed, decks, pace in GAMES:
         played = 0
         if compared >= WANT + 4:
             break
@@ -267,7 +263,7 @@ def test_previews_playback_and_reasons_in_games_against_com(
                         banner = json.loads(page.get_attribute("#result-banner", "data-outcome"))
                         assert banner == record["outcome"], (banner, record["outcome"])
                         played += 1
-                if time.monotonic() > deadline or (pace != "off" and played >= PLAYED):
+                if pace != "off" and played >= PLAYED:
                     break
                 if compared >= WANT + 4:
                     break
