@@ -8,6 +8,8 @@ received, so a test also proves the UI offers every legal action and nothing els
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the browser tests are skipped, not broken, without Playwright
     from playwright.sync_api import Page
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 _READY = """() => {
   const o = document.querySelector('#overlay');
@@ -36,13 +37,11 @@ def collect_errors(page: Page) -> list[str]:
     return errors
 
 
-def shot(page: Page, name: str) -> Path:
-    """Save a screenshot of the whole page as ``artifacts/screenshots/<name>.png``."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.wait_for_timeout(250)  # let transitions (a few hundred ms at most) settle
-    page.screenshot(path=str(path))
-    return path
+def shot(page: Page, name: str) -> None:
+    """A screenshot of the page as ``<name>.png`` in the screenshots folder (:func:`save_shot`),
+    after the transitions of a few hundred ms at most have settled."""
+    page.wait_for_timeout(250)
+    save_shot(page, f"{name}.png")
 
 
 def view(page: Page) -> dict[str, Any]:
@@ -257,14 +256,24 @@ _READY_ANY = """() => {
 
 
 def shots_dir() -> Path:
-    """Where the size tests keep their screenshots: ``$KESSEN_SHOTS``, else a folder of the
-    system's temporary directory (never the repository)."""
-    import os
-    import tempfile
-
+    """Where the browser tests keep their screenshots and reports: ``$KESSEN_SHOTS``, else a
+    folder of the system's temporary directory (never the repository)."""
     path = Path(os.environ.get("KESSEN_SHOTS") or Path(tempfile.gettempdir()) / "kessen-shots")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def save_shot(target: Any, name: str, full_page: bool = False) -> None:
+    """Save a screenshot of ``target`` (a page or a locator) as ``name`` in ``$KESSEN_SHOTS``,
+    when that names a folder to look at them in; without it, none is taken: nobody would read
+    it, and on a loaded machine each costs a fraction of a second of a core."""
+    if not os.environ.get("KESSEN_SHOTS"):
+        return
+    path = str(shots_dir() / name)
+    if full_page:
+        target.screenshot(path=path, full_page=True)
+    else:
+        target.screenshot(path=path)
 
 
 _SHOWN_POINT = """sel => {

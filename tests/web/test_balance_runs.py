@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,8 +24,8 @@ from tests.web.driver import (
     SIZES,
     collect_errors,
     layout_faults,
+    save_shot,
     serious_violations,
-    shots_dir,
 )
 
 SET = "swarm-fix"
@@ -240,13 +239,12 @@ def test_the_screens_fit_phone_tablet_and_desktop(
     browser: Any, served: tuple[str, MatchStore], size: str
 ) -> None:
     url, _store = served
-    folder: Path = shots_dir()
     ab = finished_ab(url)
     ctx, page, errors = open_page(browser, f"{url}/#/design/runs", size)
     page.wait_for_selector("#rf-start")
     page.wait_for_selector("#rn-runs .rn-run")
     no_faults(page)
-    page.screenshot(path=str(folder / f"balance-form-{size}.png"))
+    save_shot(page, f"balance-form-{size}.png")
     body = {"ruleset": "kobo", "sides": ["v3", SET], "decks": ["fortress", "swarm", "tempo"]}
     started = httpx.post(
         f"{url}/api/balance/runs", json={**body, "players": ["heuristic"], "games": 100}
@@ -256,12 +254,12 @@ def test_the_screens_fit_phone_tablet_and_desktop(
     page.wait_for_function(PROGRESSING, timeout=60_000)
     time.sleep(0.3)
     no_faults(page)
-    page.screenshot(path=str(folder / f"balance-progress-{size}.png"))
+    save_shot(page, f"balance-progress-{size}.png")
     httpx.post(f"{url}/api/balance/runs/{started['id']}/cancel")
     page.goto(f"{url}/#/design/runs/{ab}")
     page.reload()
     page.wait_for_selector("#rn-results[data-kind=ab] #ab-figures")
     no_faults(page)
-    page.screenshot(path=str(folder / f"balance-ab-{size}.png"))
+    save_shot(page, f"balance-ab-{size}.png")
     assert not errors, errors
     ctx.close()

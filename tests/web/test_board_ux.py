@@ -28,12 +28,19 @@ from kessen.server.session import Session
 from tests.kobo.harness import fixed_order_match, play
 from tests.serving import Load, position_server
 from tests.web.conftest import VIEWPORT
-from tests.web.driver import Driver, open_position, prompt_id, settle, shorter_games, start_match
+from tests.web.driver import (
+    Driver,
+    open_position,
+    prompt_id,
+    save_shot,
+    settle,
+    shorter_games,
+    start_match,
+)
 
 SEED = 7
 PAD = ["hinder", "hinder", "hinder"]
 Served = tuple[str, Hub, Callable[[KoboState], tuple[str, str]]]
-SHOTS = "/tmp"
 
 # Every change of the lane during a playback, with the time it was seen.
 RECORDER = """
@@ -335,12 +342,12 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: Served) -> No
         if links > longest:
             longest = links
             if links >= 2:
-                page.screenshot(path=f"{SHOTS}/board_ux_preview.png")
+                save_shot(page, "board_ux_preview.png")
                 shot_preview = True
         found = _check_reasons(page, truth, legal)
         reasons += found
         if found >= 3 and not shot_reasons and now["prompt"] == "turn":
-            page.screenshot(path=f"{SHOTS}/board_ux_reasons.png")
+            save_shot(page, "board_ux_reasons.png")
             shot_reasons = True
         if not hovered and now["prompt"] in ("chain", "standby", "turn"):
             _read_by_hover(page, session)
@@ -354,7 +361,7 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: Served) -> No
         if not shot_resolution and page.evaluate("!!document.querySelector('#kb-playback')"):
             try:
                 page.wait_for_selector('#kb-playback[data-step="link"]', timeout=3000)
-                page.screenshot(path=f"{SHOTS}/board_ux_resolution.png")
+                save_shot(page, "board_ux_resolution.png")
                 shot_resolution = True
             except PlaywrightError:
                 pass  # a short playback already over: the next one is shot
@@ -389,7 +396,7 @@ def test_numbers_resolution_reading_and_reasons(tall: Any, served: Served) -> No
         "Array.from(document.querySelectorAll('#board .card-icon'), e => e.innerText)"
     )
     assert glyphs and not {"展", "罠", "戦", "兵"} & set(glyphs), glyphs
-    page.screenshot(path=f"{SHOTS}/board_ux_english.png")
+    save_shot(page, "board_ux_english.png")
     # No tooltip or label anywhere names a card by its id (e.g. `take mass-jamming`).
     slugs = [s for s in registry.get("kobo").catalog("en")["cards"] if "-" in s]
     labels = " ".join(page.evaluate(TOOLTIPS))
@@ -458,7 +465,7 @@ def test_the_standby_warns_before_traps_take_the_tactics_slots(touch: Any, serve
             assert shown.inner_text() == truth["text"]
             warned += 1
             if warned == 1:
-                tall.screenshot(path=f"{SHOTS}/board_ux_warning.png")
+                save_shot(tall, "board_ux_warning.png")
         driver.click(f"slot {n + 2}")
     assert warned >= 1
 
@@ -502,7 +509,7 @@ def test_the_final_board_shows_before_the_end_of_game_dialog(tall: Any, served: 
     frames = tall.evaluate("window.__frames")[: opened["frames"]]
     links = [link["link"] for link in record["links"]]
     assert links and frames[-1]["links"] == links  # every link was shown before it opened
-    tall.screenshot(path=f"{SHOTS}/board_ux_game_end.png")
+    save_shot(tall, "board_ux_game_end.png")
     tall.click("#overlay-continue")
     tall.wait_for_function("() => !document.querySelector('#kb-playback')")
     assert tall.evaluate("window.kobo.view.match.game") == 2

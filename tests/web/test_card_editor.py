@@ -28,8 +28,8 @@ from tests.web.driver import (
     SIZES,
     collect_errors,
     layout_faults,
+    save_shot,
     serious_violations,
-    shots_dir,
     view,
 )
 
@@ -344,23 +344,22 @@ def test_the_editor_and_its_runs_fit_phone_tablet_and_desktop(
     browser: Any, served: tuple[str, MatchStore], size: str
 ) -> None:
     url, _store = served
-    folder: Path = shots_dir()
     ab = finished_ab(url)
     ctx, page, errors = open_page(browser, f"{url}/#/design/editor", size)
     page.wait_for_selector(f"#ed-sets .ed-set-open[data-name='{SPARE}']")
     page.wait_for_selector("#ed-derive-go")
     no_faults(page)
-    page.screenshot(path=str(folder / f"editor-home-{size}.png"), full_page=True)
+    save_shot(page, f"editor-home-{size}.png", full_page=True)
     page.goto(f"{url}/#/design/editor/{SPARE}/card/total-war")
     page.reload()
     page.wait_for_selector("#ed-card-form")
     text_has(page, "ja", "戦術カード")
     no_faults(page)
-    page.screenshot(path=str(folder / f"editor-card-{size}.png"), full_page=True)
+    save_shot(page, f"editor-card-{size}.png", full_page=True)
     page.click(".ed-pick[data-deck='swarm']")
     page.wait_for_selector("#ed-deck-form .ed-count-row")
     no_faults(page)
-    page.screenshot(path=str(folder / f"editor-deck-{size}.png"), full_page=True)
+    save_shot(page, f"editor-deck-{size}.png", full_page=True)
     body = {"ruleset": "kobo", "sides": ["v3", SPARE], "decks": ["fortress", "swarm", "tempo"]}
     started = httpx.post(
         f"{url}/api/balance/runs", json={**body, "players": ["heuristic"], "games": 100}
@@ -369,13 +368,13 @@ def test_the_editor_and_its_runs_fit_phone_tablet_and_desktop(
     page.reload()
     page.wait_for_function(PROGRESSING, timeout=60_000)
     no_faults(page)
-    page.screenshot(path=str(folder / f"editor-progress-{size}.png"))
+    save_shot(page, f"editor-progress-{size}.png")
     httpx.post(f"{url}/api/balance/runs/{started['id']}/cancel")
     page.goto(f"{url}/#/design/runs/{ab}")
     page.reload()
     page.wait_for_selector("#rn-results[data-kind=ab] #ab-figures")
     no_faults(page)
-    page.screenshot(path=str(folder / f"editor-ab-{size}.png"))
+    save_shot(page, f"editor-ab-{size}.png")
     assert not errors, errors
     ctx.close()
 

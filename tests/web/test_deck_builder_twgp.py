@@ -17,8 +17,8 @@ from tests.web.driver import (
     SIZES,
     collect_errors,
     layout_faults,
+    save_shot,
     serious_violations,
-    shots_dir,
 )
 
 SEED = 7
@@ -45,7 +45,7 @@ def open_builder(browser: Any, url: str, **options: Any) -> tuple[Any, Any, list
 
 def shot(page: Any, name: str) -> None:
     """A screenshot of the whole page in the screenshots folder ($KESSEN_SHOTS)."""
-    page.screenshot(path=str(shots_dir() / f"{name}.png"), full_page=True)
+    save_shot(page, f"{name}.png", full_page=True)
 
 
 def status(page: Any, state: str) -> str:
@@ -249,9 +249,9 @@ def test_the_build_on_a_phone(browser: Any, store_server: str) -> None:
     found = layout_faults(page)  # the lists' chosen words whole, nothing small or cut
     assert not any(found.values()), found
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(shots_dir() / "twgp_builder_phone.png"))
+    save_shot(page, "twgp_builder_phone.png")
     page.locator("#db-deck").scroll_into_view_if_needed()
     no_sideways_scroll(page)
-    page.screenshot(path=str(shots_dir() / "twgp_builder_phone_build.png"))
+    save_shot(page, "twgp_builder_phone_build.png")
     ctx.close()
     assert not errors, errors

@@ -28,7 +28,7 @@ from kessen.store import MatchStore
 from tests.maken.records import unseen_names
 from tests.store.exported import RULESETS, SEEDS, record_com_match
 from tests.test_leak_oracle import Tally, check_message
-from tests.web.driver import settle, shots_dir
+from tests.web.driver import save_shot, settle
 
 BOARDS = {"kobo": "#board", "twgp": "#tw-board", "maken": "#mk-board"}
 """Where each game draws its board (index.html)."""
@@ -245,7 +245,7 @@ def test_the_viewer_s_controls_work_from_disk(opened: Any, exports: dict[str, Ex
     page.click('#topbar [data-lang="ja"]')
     page.wait_for_function("() => window.kobo.view && window.kobo.view.lang === 'ja'")
     seek(page, len(export.states) // 2)
-    page.screenshot(path=str(shots_dir() / "export-kobo.png"))
+    save_shot(page, "export-kobo.png")
     assert page.evaluate("window.__csp") == []
     assert shown.errors == [], shown.errors
     assert shown.requests == [], shown.requests

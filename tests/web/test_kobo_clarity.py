@@ -16,8 +16,8 @@ Over several seeds, at every decision of the player:
 While a chain plays back (the first seed, at the fast pace, for its first few playbacks), the
 log shows no entry beyond the frame on screen: the start frame nothing after the chain's
 closing, a link frame nothing from the next link's resolution on, the result frame nothing from
-the clean-up on. Screenshots of a preview and of the two-hand standby go to ``$KESSEN_SHOTS`` or
-the system's temporary folder.
+the clean-up on. Screenshots of a preview and of the two-hand standby are saved where ``$KESSEN_SHOTS``
+names a folder.
 """
 
 from __future__ import annotations
@@ -30,7 +30,14 @@ from typing import Any
 import pytest
 
 from kessen.games.kobo.preview import resolution_record
-from tests.web.driver import Driver, layout_faults, settle, shorter_games, shots_dir, start_match
+from tests.web.driver import (
+    Driver,
+    layout_faults,
+    save_shot,
+    settle,
+    shorter_games,
+    start_match,
+)
 
 SIZE = {"width": 1440, "height": 900}
 SEEDS = (3, 21)
@@ -291,7 +298,7 @@ def _play(page: Any, seed: int, watch: bool) -> dict[str, int]:
         previews = now["previews"]
         if now["two"]:
             if not counts["two_hands"]:
-                page.screenshot(path=str(shots_dir() / "kobo-hand-standby-1440.png"))
+                save_shot(page, "kobo-hand-standby-1440.png")
             counts["two_hands"] += 1
         choice = _choose(rnd, options, now["prompt"], then, previews)
         then = None
@@ -305,7 +312,7 @@ def _play(page: Any, seed: int, watch: bool) -> dict[str, int]:
             assert box["title"] == preview["title"]
             assert box["assumes"] == "相手がこれ以上応答しなければ", box
             if not shot and len(preview["lines"]) >= 3 and now["prompt"] == "chain":
-                page.screenshot(path=str(shots_dir() / "kobo-preview-1440.png"))
+                save_shot(page, "kobo-preview-1440.png")
                 shot = True
             predictions.append(
                 {"at": now["log"], "action": choice, **preview, "prompt": now["prompt"]}

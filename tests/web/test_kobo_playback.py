@@ -22,7 +22,14 @@ from kessen.games.kobo.preview import resolution_record
 from kessen.server.app import Hub
 from tests.serving import Load, position_server
 from tests.web.conftest import VIEWPORT
-from tests.web.driver import Driver, open_position, play_first_options, settle, start_match
+from tests.web.driver import (
+    Driver,
+    open_position,
+    play_first_options,
+    save_shot,
+    settle,
+    start_match,
+)
 
 PAD = ["hinder", "hinder", "hinder"]
 
@@ -244,7 +251,7 @@ def test_the_tactics_pick_shows_each_card_once_with_its_copies(page: Any) -> Non
         assert sum(counts.values()) == me["tactics_deck"]
         if picked == 0:
             assert any(n >= 2 for n in counts.values()), counts  # a card with copies
-            page.screenshot(path="/tmp/kobo_tactics_pick.png")
+            save_shot(page, "kobo_tactics_pick.png")
         choice = max(counts, key=lambda s: counts[s])
         driver.click(f"take {choice}", board=False)
         picked += 1

@@ -18,7 +18,7 @@ by seed 5, or by seed 6 on the phones and the upright tablet, where the player m
 and the second player's standby shows both hands face up; TWGP: 4 turns; Maken: 3): the game
 still ends through the page, by a win or the turn limit.
 
-Screenshots go to ``$KESSEN_SHOTS`` or the system's temporary folder, not the repository.
+Screenshots are taken when ``$KESSEN_SHOTS`` names a folder for them (never the repository).
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ from tests.web.driver import (
     play_game,
     press,
     reach_choice,
+    save_shot,
     serious_violations,
     shorter_games,
-    shots_dir,
 )
 
 # Nothing wider than the screen (a phone would otherwise widen its layout and zoom out).
@@ -84,7 +84,7 @@ def sized(
 
 def snap(page: Any, name: str) -> None:
     page.wait_for_timeout(150)
-    page.screenshot(path=str(shots_dir() / f"{name}.png"))
+    save_shot(page, f"{name}.png")
 
 
 def on_screen(page: Any, selector: str) -> bool:

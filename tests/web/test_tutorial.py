@@ -30,8 +30,8 @@ from tests.web.driver import (
     SIZES,
     press,
     reach_choice,
+    save_shot,
     serious_violations,
-    shots_dir,
 )
 
 LESSONS = ["standby", "attack", "chain", "retreat", "win"]
@@ -134,7 +134,7 @@ def test_the_guided_match_is_won_by_following_the_marks(
                 ("attack 3", "play total-war")
             ):
                 name = "".join(ch if ch.isalnum() else "-" for ch in mark["mark"])
-                page.screenshot(path=str(shots_dir() / f"tutorial-{size}-{name}.png"))
+                save_shot(page, f"tutorial-{size}-{name}.png")
             if mark["kind"] == "done":
                 break
             if mark["kind"] == "press" and ":" in mark["mark"]:
@@ -267,4 +267,4 @@ def test_the_rules_show_pictures_drawn_by_the_board(page: Any, lang: str) -> Non
     assert win.locator(".rf-card.out").count() == 1
     assert result.locator('.rf-outcome[data-outcome="lose"] .rf-card.out').count() == 2
     for figure in ("figure-board", "figure-chain", "figure-result"):
-        page.locator(f"#{figure}").screenshot(path=str(shots_dir() / f"rules-{figure}-{lang}.png"))
+        save_shot(page.locator(f"#{figure}"), f"rules-{figure}-{lang}.png")

@@ -31,6 +31,7 @@ from tests.web.driver import (
     press,
     prompt_id,
     reach_choice,
+    save_shot,
     settle,
     shorter_games,
     shots_dir,
@@ -102,9 +103,7 @@ def _start_screen(page: Any, ruleset: str, seen: Findings) -> None:
     page.wait_for_timeout(300)  # the game's catalogue fills its options
     _open_details(page, "#start")
     seen.check(page, "start screen")
-    page.screenshot(
-        path=str(shots_dir() / f"words_{ruleset}_{seen.lang}_start.png"), full_page=True
-    )
+    save_shot(page, f"words_{ruleset}_{seen.lang}_start.png", full_page=True)
     if ruleset == "kobo":
         page.click('[data-show-deck="0"]')
         page.wait_for_selector("#deck-preview:not([hidden])")
@@ -228,7 +227,7 @@ def _match(page: Any, ruleset: str, seen: Findings) -> None:
     page.click("#start-button")
     page.wait_for_function("() => !!(window.kobo && window.kobo.view)")
     _play(page, ruleset, seen)
-    page.screenshot(path=str(shots_dir() / f"words_{ruleset}_{seen.lang}_result.png"))
+    save_shot(page, f"words_{ruleset}_{seen.lang}_result.png")
     page.click("#overlay-board")
     page.wait_for_selector("#overlay", state="hidden")
     settle(page)
@@ -257,7 +256,7 @@ def _history_and_replay(page: Any, ruleset: str, seen: Findings) -> None:
     page.wait_for_function(f"() => window.kobo.stateSeq > {drawn}")
     settle(page)
     seen.check(page, "replay viewer, every card")
-    page.screenshot(path=str(shots_dir() / f"words_{ruleset}_{seen.lang}_replay.png"))
+    save_shot(page, f"words_{ruleset}_{seen.lang}_replay.png")
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -441,7 +440,7 @@ def test_a_spectator_is_told_they_watch(browser: Any, served: str, lang: str) ->
         if code == made["spectate"]:  # not "the seat is taken": they came to watch
             assert "埋まって" not in told and "taken" not in told, (how, told)
         seen.check(page, f"a spectator, through {how}")
-        page.screenshot(path=str(shots_dir() / f"words_spectator_{lang}_{how[-4:]}.png"))
+        save_shot(page, f"words_spectator_{lang}_{how[-4:]}.png")
         ctx.close()
         assert not errors, errors
     if seen.faults:
