@@ -16,8 +16,8 @@ Over several seeds, at every decision of the player:
 While a chain plays back (the first seed, at the fast pace, for its first few playbacks), the
 log shows no entry beyond the frame on screen: the start frame nothing after the chain's
 closing, a link frame nothing from the next link's resolution on, the result frame nothing from
-the clean-up on. Screenshots of a preview and of the two-hand standby are saved where ``$KESSEN_SHOTS``
-names a folder.
+the clean-up on. Screenshots of a preview and of the two-hand standby are saved where
+``$KESSEN_SHOTS`` names a folder.
 """
 
 from __future__ import annotations
