@@ -147,6 +147,16 @@ HANDS_OVER_AREAS = """() => Array.from(document.querySelectorAll('#board .hand-r
   })"""
 
 
+RESULT_WORDS_BROKEN = """Array.from(document.querySelectorAll(
+  '#overlay .modal-results .r-game, #overlay .modal-results .r-win'))
+  .filter(e => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1;
+  })
+  .map(e => e.textContent)"""
+
+
 def faults(page: Any, where: str, touch: bool = False) -> list[str]:
     """Everything wrong with the screen now: layout faults (``layout_faults.js``), choices of
     the current decision a person cannot reach without scrolling, sideways scroll, and on a
@@ -321,6 +331,9 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str, lang: str
         assert seen["both_hands"], "no decision of the second player's standby was laid out"
     page.wait_for_selector("#overlay:not([hidden]) .modal")
     assert page.locator("#overlay .modal-title").inner_text().strip()
+    # A game's line of the match result keeps its name and result on one line each (the
+    # phone once broke 第1ゲーム after ゲ); the reason beside them wraps instead.
+    assert not page.evaluate(RESULT_WORDS_BROKEN), page.evaluate(RESULT_WORDS_BROKEN)
     found += faults(page, "end")
     snap(page, f"{name}_4_end")
     # The end dialog's buttons fit on screen.
