@@ -334,6 +334,13 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str, lang: str
     # A game's line of the match result keeps its name and result on one line each (the
     # phone once broke 第1ゲーム after ゲ); the reason beside them wraps instead.
     assert not page.evaluate(RESULT_WORDS_BROKEN), page.evaluate(RESULT_WORDS_BROKEN)
+    if ruleset != "kobo":
+        # A one-game match's dialog says its deciding moment in the log's words (TWGP the last
+        # fight or why nobody won, Maken the down that took the last LP or the turn limit).
+        assert page.locator("#overlay .modal-line").count() == 1, f"{ruleset}: no deciding line"
+        line = page.inner_text("#overlay .modal-line").strip()
+        said = page.evaluate("window.kobo.view.log.map((e) => e.text)")
+        assert line and line in said, (line, said[-3:])
     found += faults(page, "end")
     snap(page, f"{name}_4_end")
     # The end dialog's buttons fit on screen.

@@ -279,10 +279,15 @@ function detectEnd(prev, v) {
 
 function showGameOver(v) {
   if (!v || !v.outcome) return;
+  const draw = v.outcome.winner == null || v.outcome.winner < 0;
+  // The deciding moment, as the log says it: the down that took the last LP (or, for a draw,
+  // the turn limit's words), as TWGP's dialog shows its deciding fight.
+  const ends = v.log.filter((e) => e.kind === (draw ? 'end' : 'down'));
   showOutcomeDialog(v, {
     cls: 'mk-over',
     kicker: `${tx('title')} · ${tx('over')}`,
     title: outcomeTitle(v),
+    line: ends.length ? ends[ends.length - 1].text : '',
     score: `${reasonText(v.outcome.reason)} · ${tx('turns_n', { n: v.turn })}`,
     words: { again: tx('again'), to_start: tx('to_start'), see_board: tx('see_board') },
   });
