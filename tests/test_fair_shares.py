@@ -102,12 +102,16 @@ def test_a_full_server_makes_room_from_a_game_nobody_came_back_to(store: MatchSt
 
 # --- idle games end ------------------------------------------------------------------------
 
+IDLE_AFTER = 2.0
+"""Seconds a game nobody connects to lives: long enough to outlive the time between its
+creation and the test's own connection on a loaded machine (0.3 s once ran out first)."""
+
 
 @pytest.mark.parametrize("mode", ["vs_com", "vs_human", "com_vs_com"])
 def test_a_game_nobody_connects_to_is_abandoned_and_not_restored(
     store: MatchStore, mode: str
 ) -> None:
-    app = create_app(30.0, store, idle_after=0.3)
+    app = create_app(30.0, store, idle_after=IDLE_AFTER)
     hub: Hub = app.state.hub
     with client_at(app, "203.0.113.5") as http:
         game = http.post("/api/games", json={**KOBO, "mode": mode}).json()
@@ -116,7 +120,7 @@ def test_a_game_nobody_connects_to_is_abandoned_and_not_restored(
         match = session.recorder.match_id
         with http.websocket_connect(f"ws://127.0.0.1/ws/{game['id']}?token={game['token']}") as ws:
             ws.receive_json()
-            time.sleep(0.6)  # connected: never idle
+            time.sleep(IDLE_AFTER * 1.25)  # connected: never idle
             assert game["id"] in hub.sessions
         deadline = time.monotonic() + 10
         while game["id"] in hub.sessions:
