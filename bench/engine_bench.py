@@ -22,7 +22,8 @@ figures; ``--compare FILE`` prints a stored run beside this one with the ratio n
 ``--against SOURCE`` measures another version of the package beside this one in the same
 sitting, alternating them ``--rounds`` times in fresh processes, and prints the medians:
 ``SOURCE`` is a git revision (checked out in a temporary worktree) or a directory holding a
-``kessen`` package (a copy of ``src``). Usage::
+``kessen`` package (a copy of ``src``, or a compiled build); ``--now DIR`` measures the package
+in ``DIR`` as this tree's (``build/compiled``, beside another compiled build). Usage::
 
     .venv/bin/python bench/engine_bench.py --seconds 2 --json bench-now.json
     .venv/bin/python bench/engine_bench.py --compare bench-now.json
@@ -329,7 +330,8 @@ def against(args: argparse.Namespace, rulesets: list[str]) -> int:
             )
             previous = worktree / "src"
         try:
-            sources = [("previous", previous), ("now", repo / "src")]
+            now = Path(args.now) if args.now is not None else repo / "src"
+            sources = [("previous", previous), ("now", now)]
             for round_no in range(args.rounds):
                 # Alternate which goes first so that a drift of the machine hits both.
                 order = sources if round_no % 2 == 0 else sources[::-1]
@@ -384,6 +386,12 @@ def main(argv: list[str] | None = None) -> int:
         "--against",
         metavar="SOURCE",
         help="measure a git revision or a directory holding a kessen package beside this tree",
+    )
+    parser.add_argument(
+        "--now",
+        metavar="DIR",
+        help="with --against: the package measured as this tree's (default src; build/compiled "
+        "measures the compiled build, beside a compiled build of the previous version)",
     )
     parser.add_argument("--rounds", type=int, default=3, help="alternations with --against")
     parser.add_argument("--cpu", type=int, help="pin the process to this CPU (Linux)")

@@ -11,6 +11,7 @@ visible elements (what a pointer or a screen reader tells).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -168,6 +169,9 @@ class Vocabulary:
     (``jokers — …``), or glued to Japanese (「jokersスイッチ」)."""
     actions: set[str] = field(default_factory=set)
     """Action codes seen in the games' views (``attack so07``, ``charge-drive h3 1``)."""
+    judged: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    """The ids found in each text already read, by the patterns and the fixed ids (a screen
+    shows most of its texts again at every decision)."""
 
     def saw_actions(self, legal: Iterable[str]) -> None:
         """Remember the action codes of a prompt (those of more than one word)."""
@@ -197,25 +201,37 @@ def vocabulary() -> Vocabulary:
     return vocab
 
 
+@functools.cache
 def _token(word: str) -> re.Pattern[str]:
+    """``word`` standing as a token of its own (not inside a longer slug or word)."""
     return re.compile(rf"(?<![A-Za-z0-9-]){re.escape(word)}(?![A-Za-z0-9-])")
+
+
+@functools.cache
+def _named(word: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """``word`` as a text's head before a dash or a colon, and ``word`` glued to Japanese."""
+    escaped = re.escape(word)
+    return (
+        re.compile(rf"{escaped}\s*[—–:：]"),
+        re.compile(rf"「{escaped}|(?<![A-Za-z0-9-]){escaped}(?=[ぁ-んァ-ヶ一-龠])"),
+    )
+
+
+def _fixed_ids(text: str, vocab: Vocabulary) -> list[str]:
+    found = [f"{why} «{m.group(0)}»" for rx, why in ALWAYS_RAW for m in rx.finditer(text)]
+    found += [f"an id «{w}»" for w in vocab.anywhere if _token(w).search(text)]
+    for word in vocab.alone:
+        head, glued = _named(word)
+        if text == word or head.match(text) or glued.search(text):
+            found.append(f"an id «{word}»")
+    return found
 
 
 def raw_ids(text: str, vocab: Vocabulary) -> list[str]:
     """The raw ids in one text (empty when it reads as words)."""
-    found = [f"{why} «{m.group(0)}»" for rx, why in ALWAYS_RAW for m in rx.finditer(text)]
-    found += [f"an id «{w}»" for w in vocab.anywhere if _token(w).search(text)]
-    for word in vocab.alone:
-        named = (
-            text == word
-            or re.match(rf"{re.escape(word)}\s*[—–:：]", text)
-            or re.search(
-                rf"「{re.escape(word)}|(?<![A-Za-z0-9-]){re.escape(word)}(?=[ぁ-んァ-ヶ一-龠])",
-                text,
-            )
-        )
-        if named:
-            found.append(f"an id «{word}»")
+    if text not in vocab.judged:
+        vocab.judged[text] = _fixed_ids(text, vocab)
+    found = list(vocab.judged[text])
     found += [f"an action code «{a}»" for a in vocab.actions if _shows_action(text, a)]
     return found
 

@@ -9,13 +9,13 @@ that redacts hidden information.
 from __future__ import annotations
 
 import hashlib
-import json
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Self
 
 from kessen.engine.action import Action
+from kessen.engine.canonical import canonical_json
 from kessen.engine.log import Event
 from kessen.engine.mypyc_compat import mypyc_attr
 
@@ -27,8 +27,7 @@ Viewer = int | None
 def json_digest(data: Any) -> str:
     """The digest :meth:`GameState.state_hash` gives a state whose ``to_json()`` is ``data``: a
     short blake2b of its sorted, compact JSON text."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+    return hashlib.blake2b(canonical_json(data), digest_size=12).hexdigest()
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the rulesets' and the server's own errors

@@ -15,15 +15,15 @@ True
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from kessen.engine.canonical import canonical_json
 from kessen.engine.log import Event
 
 
 def _encode(data: Any) -> bytes:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return canonical_json(data, ascii_only=False)
 
 
 class LogDigest(NamedTuple):
