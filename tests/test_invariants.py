@@ -31,10 +31,10 @@ from kessen.games.kobo.state import KoboState
 from tests.twgp.suite import PARTS as TWGP_PARTS
 
 #: Deep checks run at every step for the deep subset, and every ``DEEP_EVERY`` steps otherwise.
-#: Measured for Kōbō: a game of ~107 steps costs ~65 ms of CPU without deep checks (mostly the
-#: per-step state hash of ``random_playout``) and ~2.5 ms more per deep step, so the 96 games
-#: deep at every step cost ~30 s and 30 keeps the whole file near 3.5 CPU-minutes, under
-#: 2 minutes of wall time with ``pytest -n 2`` on two free cores.
+#: Measured for Kōbō on pure Python: a game of ~120 steps costs ~42 ms of CPU with deep checks
+#: every 30 steps, and one deep at every step ~480 ms (view secrecy for both seats, the JSON
+#: round trip and a clone's hash at each step), so the 96 games deep at every step cost ~46 s
+#: and the other 1,936 ~80 s (on the compiled build 27 and 314 ms: ~82 s in all).
 DEEP_EVERY = 30
 #: How many chunks (pytest items) the games of one ruleset are split into.
 CHUNKS = 20
