@@ -110,9 +110,20 @@ TITLES_CROSSED = """() => Array.from(document.querySelectorAll('#board .hands'))
   });
 })"""
 
-# TWGP's reason chips on the hand's small cards: a line of a chip starts only after a space or
-# a marked break (U+200B), never inside a word (コアな|し).
-CHIPS_BROKEN = """() => Array.from(document.querySelectorAll('.tw-why-chip'))
+# The reason chips on the small cards (TWGP's hand, Kōbō's hands and slots): a line of a chip
+# starts only after a space or a marked break (U+200B), never inside a word (コアな|し), and
+# every line shows (Kōbō's phone once showed 連鎖中… for 連鎖中のみ).
+CHIPS = "'.tw-why-chip, .why-chip:not(.bar)'"
+CHIPS_CUT = (
+    f"() => Array.from(document.querySelectorAll({CHIPS}))"
+    + """
+  .filter((chip) => chip.offsetParent && (chip.scrollHeight > chip.clientHeight + 1
+    || chip.scrollWidth > chip.clientWidth + 1))
+  .map((chip) => chip.textContent.replace(/\u200b/g, ''))"""
+)
+CHIPS_BROKEN = (
+    f"() => Array.from(document.querySelectorAll({CHIPS}))"
+    + """
   .filter((chip) => chip.offsetParent && chip.firstChild && chip.firstChild.nodeType === 3)
   .flatMap((chip) => {
     const node = chip.firstChild, text = node.textContent, range = document.createRange();
@@ -129,6 +140,7 @@ CHIPS_BROKEN = """() => Array.from(document.querySelectorAll('.tw-why-chip'))
     }
     return [];
   })"""
+)
 
 # Kōbō: a side's hands drawn over the slots of its own battle or strategy area (a tablet's two
 # hands of seven, wrapped into rows, once ran up over the battle area).
@@ -182,6 +194,9 @@ def faults(page: Any, where: str, touch: bool = False) -> list[str]:
     broken = page.evaluate(CHIPS_BROKEN)
     if broken:
         found.append(f"a card's reason broken inside a word: {sorted(set(broken))}")
+    cut_short = page.evaluate(CHIPS_CUT)
+    if cut_short:
+        found.append(f"a card's reason cut short: {sorted(set(cut_short))}")
     choices = page.evaluate(
         "Array.from(document.querySelectorAll('#ops-body button.act'))"
         ".filter(b => b.offsetParent).map(b => b.dataset.action)"

@@ -69,9 +69,11 @@ const STRINGS = {
     fx_negated: '無効にされたため効果なし', fx_none: '効果なし', fx_game_end: 'ゲーム終了', fx_done: '解決終了',
     fx_link: '連鎖{n}', fx_resolving: '連鎖の解決（{n}枚）', fx_result: '攻撃結果', fx_skip: 'スキップ',
     fx_banner: '攻防を解決しています…', fx_ops: '連鎖の解決を再生しています。終わると次の選択が表示されます。',
-    why_no_chain: '連鎖中のみ', why_timing_defending: '防御時のみ', why_timing_attacking: '攻撃時のみ',
-    why_no_link: '無効にする連鎖なし', why_no_target: '対象がいない', why_strategy_full: '作戦エリア満杯',
-    why_no_priority: '相手の応答中', why_busy: '別の選択中', why_not_your_turn: '相手の番', why_lv_cap: '合計Lvが多すぎる',
+    // The reason chips of the cards (the whole sentence is in CARD INFORMATION): on a small card
+    // a chip wraps only where a \u200b marks a break (kobo.css: keep-all), in two lines at most.
+    why_no_chain: '連鎖中\u200bのみ', why_timing_defending: '防御時\u200bのみ', why_timing_attacking: '攻撃時\u200bのみ',
+    why_no_link: '無効対象\u200bなし', why_no_target: '対象が\u200bいない', why_strategy_full: '置き場\u200bなし',
+    why_no_priority: '相手の\u200b応答中', why_busy: '別の\u200b選択中', why_not_your_turn: '相手の\u200b番', why_lv_cap: '合計Lv\u200b超過',
     why_sending: '送信中です。', why_offline: 'サーバーとの接続が切れています。', pass_word: 'パス', remaining_word: '罠・戦術 残り', cap_word: '合計Lvが攻撃対象のLv＋1以下', result_word: '攻撃結果',
     why_label: '今は使えない理由：', slot_named: '{n}「{name}」', list_sep: ' ', where_log: 'ログ',
     // The surprise zone (optional rule, games/kobo-surprise.js).
@@ -173,9 +175,9 @@ const STRINGS = {
     fx_negated: 'Negated: no effect', fx_none: 'No effect', fx_game_end: 'Game over', fx_done: 'Resolved',
     fx_link: 'Link {n}', fx_resolving: 'Resolving the chain ({n})', fx_result: 'Attack result', fx_skip: 'Skip',
     fx_banner: 'Resolving the exchange…', fx_ops: 'The chain is resolving; your next choice follows.',
-    why_no_chain: 'Only in a chain', why_timing_defending: 'Only when defending', why_timing_attacking: 'Only when attacking',
-    why_no_link: 'No link to negate', why_no_target: 'No target', why_strategy_full: 'Strategy area full',
-    why_no_priority: 'Opponent answering', why_busy: 'Another choice first', why_not_your_turn: "Opponent's turn", why_lv_cap: 'Total Lv too high',
+    why_no_chain: 'Only in a chain', why_timing_defending: 'Defense only', why_timing_attacking: 'Attack only',
+    why_no_link: 'No link', why_no_target: 'No target', why_strategy_full: 'Strategy area full',
+    why_no_priority: 'Their answer', why_busy: 'Not now', why_not_your_turn: 'Their turn', why_lv_cap: 'Total Lv too high',
     why_sending: 'Sending your choice.', why_offline: 'The connection to the server is lost.', pass_word: 'Passes', remaining_word: 'Traps+tactics', cap_word: "their total Lv may be at most the target's Lv + 1", result_word: 'Attack result',
     why_label: 'Why not now: ', slot_named: 'slot {n} {name}', list_sep: ', ', where_log: 'Log',
     // The surprise zone (optional rule, games/kobo-surprise.js).
