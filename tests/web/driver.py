@@ -427,6 +427,13 @@ def in_view(page: Page, selector: str) -> bool:
     return bool(page.evaluate(_IN_VIEW, selector))
 
 
+MOTION_DONE = (
+    "() => document.getAnimations().every(a => a.playState !== 'running'"
+    " || a.effect.getComputedTiming().iterations === Infinity)"
+)
+"""Every animation of the page has ended (endless ones, such as a glow, aside)."""
+
+
 def reach_choice(page: Page, selector: str, touch: bool) -> None:
     """Make a choice of the operation panel pressable as a person would: it is on screen, or
     (a phone's bar with more choices than fit) the handle under the bar opens the sheet that
@@ -436,7 +443,7 @@ def reach_choice(page: Page, selector: str, touch: bool) -> None:
     assert page.is_visible("#ops-more"), f"{selector} is off screen and nothing leads to it"
     press(page, "#ops-more", touch)
     page.wait_for_function("() => document.body.dataset.sheet === 'open'")
-    page.wait_for_timeout(250)  # the slide
+    page.wait_for_function(MOTION_DONE)  # the slide (longer than its 250 ms on a loaded machine)
     if not in_view(page, selector):  # a sheet taller than the screen scrolls inside itself
         page.evaluate(
             "sel => document.querySelector(sel).scrollIntoView({block: 'nearest'})", selector
@@ -464,10 +471,7 @@ LAYOUT_FAULTS = (Path(__file__).resolve().parent / "layout_faults.js").read_text
 def layout_faults(page: Page) -> dict[str, list[str]]:
     """What a person would find wrong with the screen now (``layout_faults.js``): text under
     11 px, targets under 24 px, targets overlapping, names cut short. Waits for motion to end."""
-    page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState !== 'running'"
-        " || a.effect.getComputedTiming().iterations === Infinity)"
-    )
+    page.wait_for_function(MOTION_DONE)
     found: dict[str, list[str]] = page.evaluate(LAYOUT_FAULTS)
     return found
 
