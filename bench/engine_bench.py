@@ -403,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     rulesets: list[str] = args.ruleset or list(RULESETS)
+    if args.now is not None and not args.against:
+        parser.error("--now measures a package beside --against SOURCE; give both")
 
     if args.against:
         return against(args, rulesets)

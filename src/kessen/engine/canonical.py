@@ -14,10 +14,12 @@ its text could differ, this module escapes or falls back to ``json.dumps``:
   that may hold one (``0.0000`` or a digit before ``e-`` anywhere, strings included) is written
   by ``json.dumps`` instead, which costs time, never exactness;
 - what orjson refuses (a key that is not a string, an integer beyond 64 bits, a lone surrogate)
-  and what it writes but ``json.dumps`` refuses (dataclasses, dates): ``json.dumps`` decides.
+  and the dataclasses and dates it would write: ``json.dumps`` decides (and refuses those).
 
-NaN and the infinities are not JSON (orjson writes ``null``, ``json.dumps`` ``NaN``); no state
-holds a float at all.
+Values that are not JSON at all are not made exact: NaN and the infinities (orjson writes
+``null``, ``json.dumps`` ``NaN``), and a UUID or an enum that is neither an ``int`` nor a ``str``
+(orjson writes it, ``json.dumps`` refuses it). No state holds one, nor a float at all
+(``tests/test_canonical_json.py`` checks every step of a game of each ruleset).
 """
 
 from __future__ import annotations
