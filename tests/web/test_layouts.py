@@ -5,8 +5,9 @@ size and in English on the smaller phone and at 1440×900.
 
 At the start screen, at every decision of the game and at its end the screen must show no
 fault a person would see (``layout_faults.js``: text under 11 px, a target under 24 × 24 px,
-two targets overlapping, a name cut short; a TWGP card's reason broken inside a word; Kōbō's
-hands drawn over its areas or their titles over each other), fit the screen's width, and show
+two targets overlapping, a name cut short; a TWGP card's reason or a word of Kōbō's CHAIN /
+RESOLVE lane broken inside a word; Kōbō's hands drawn over its areas or their titles over each
+other), fit the screen's width, and show
 the decision's choices without scrolling (all of them, or the handle that opens the sheet
 holding the rest); on a touch screen every choice is at least 44 px tall. axe-core (WCAG 2.2
 AA, target size included) finds nothing serious at the start, the first decision, the first
@@ -142,6 +143,34 @@ CHIPS_BROKEN = (
   })"""
 )
 
+# The CHAIN / RESOLVE lane's card names and the lines under them: a line starts only between
+# words (Intl.Segmenter's, in the page's language), never inside one (a tablet's 88 px lane once
+# broke 打ち消し as 打ち消|し and 1番 as 1|番).
+LANE_WORDS_BROKEN = """() => Array.from(document.querySelectorAll('#lane .link-name, #lane .link-meta'))
+  .filter((e) => e.offsetParent).flatMap((e) => {
+    const text = e.textContent;
+    const segmenter = new Intl.Segmenter(document.documentElement.lang || 'ja', { granularity: 'word' });
+    const between = new Set([0, text.length]);
+    for (const s of segmenter.segment(text)) between.add(s.index + s.segment.length);
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let offset = 0, top = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getClientRects()[0];
+        if (!box || box.width === 0) continue;
+        if (top !== null && box.top > top + 2 && !between.has(offset + i)) {
+          return [`${text.slice(0, offset + i)}|${text.slice(offset + i)}`];
+        }
+        top = box.top;
+      }
+      offset += node.length;
+    }
+    return [];
+  })"""
+
 # Kōbō: a side's hands drawn over the slots of its own battle or strategy area (a tablet's two
 # hands of seven, wrapped into rows, once ran up over the battle area).
 HANDS_OVER_AREAS = """() => Array.from(document.querySelectorAll('#board .hand-row'))
@@ -194,6 +223,9 @@ def faults(page: Any, where: str, touch: bool = False) -> list[str]:
     broken = page.evaluate(CHIPS_BROKEN)
     if broken:
         found.append(f"a card's reason broken inside a word: {sorted(set(broken))}")
+    lane_broken = page.evaluate(LANE_WORDS_BROKEN)
+    if lane_broken:
+        found.append(f"a lane's words broken inside a word: {sorted(set(lane_broken))}")
     cut_short = page.evaluate(CHIPS_CUT)
     if cut_short:
         found.append(f"a card's reason cut short: {sorted(set(cut_short))}")
