@@ -7,7 +7,8 @@ At the start screen, at every decision of the game and at its end the screen mus
 fault a person would see (``layout_faults.js``: text under 11 px, a target under 24 × 24 px,
 two targets overlapping, a name cut short; a TWGP card's reason or a word of Kōbō's CHAIN /
 RESOLVE lane broken inside a word; Kōbō's hands drawn over its areas or their titles over each
-other), fit the screen's width, and show
+other), fit the screen's width, show one of the decision's glowing board places where it can be
+touched (the board scrolls to one by itself), and show
 the decision's choices without scrolling (all of them, or the handle that opens the sheet
 holding the rest); on a touch screen every choice is at least 44 px tall. axe-core (WCAG 2.2
 AA, target size included) finds nothing serious at the start, the first decision, the first
@@ -171,6 +172,24 @@ LANE_WORDS_BROKEN = """() => Array.from(document.querySelectorAll('#lane .link-n
     return [];
   })"""
 
+# A decision's glowing board places (Kōbō's and Maken's glow, TWGP's picks): at least one can be
+# touched where it is, its middle not under the operation panel, a layer stuck over the board or
+# the board's scrolled-away part (unless a drawer or the sheet of choices lies over the board on
+# purpose). Half the games at phone and tablet sizes once had decisions whose places all lay
+# below the fold (TWGP's answer to an attack glowed only in the hand at the board's foot).
+PLACE_TOUCHABLE = """() => {
+  if (document.body.dataset.drawer || document.body.dataset.sheet === 'open') return true;
+  const places = Array.from(document.querySelectorAll('#table .selectable, #table .pickable'))
+    .filter((e) => e.offsetParent);
+  return !places.length || places.some((e) => {
+    const r = e.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === e || e.contains(hit));
+  });
+}"""
+
 # Kōbō: a side's hands drawn over the slots of its own battle or strategy area (a tablet's two
 # hands of seven, wrapped into rows, once ran up over the battle area).
 HANDS_OVER_AREAS = """() => Array.from(document.querySelectorAll('#board .hand-row'))
@@ -223,6 +242,8 @@ def faults(page: Any, where: str, touch: bool = False) -> list[str]:
     broken = page.evaluate(CHIPS_BROKEN)
     if broken:
         found.append(f"a card's reason broken inside a word: {sorted(set(broken))}")
+    if not page.evaluate(PLACE_TOUCHABLE):
+        found.append("no glowing place of the decision shows")
     lane_broken = page.evaluate(LANE_WORDS_BROKEN)
     if lane_broken:
         found.append(f"a lane's words broken inside a word: {sorted(set(lane_broken))}")

@@ -23,7 +23,8 @@ import {
   finishPlayback, frameIndex, initPaceSetting, labelPaceSetting, logShown, PB, playing, renderBanner,
 } from './playback.js';
 import { bindPreview, renderPreview } from './preview.js';
-import { bindSheet } from './sheet.js';
+import { bindSheet, sheetOpen } from './sheet.js';
+import { revealChoice } from './reveal.js';
 import { closeOverlay, toast } from './overlay.js';
 import { gameOfView, GAMES, offered, resetGames } from './registry.js';
 import {
@@ -126,6 +127,12 @@ function render() {
     return;
   }
   gameOfView(v).render(v);
+  // A decision whose glowing places lie under the fold of a scrolling board brings one into
+  // view (not in a replay, a playback, the guided match, whose coach points the way, or behind
+  // the open sheet of choices).
+  const guided = document.querySelector('.coach-focus');
+  const deciding = isMyPrompt(v) && online() && !S.replay && !playing() && !guided && !sheetOpen();
+  revealChoice(deciding ? `${v.session.id}:${v.pending.prompt_id}` : null);
   // The log reveals no more than a playback's frame on screen has reached.
   holdLog(S.replay ? null : logShown());
   renderLog(v);
