@@ -147,10 +147,14 @@ CHIPS_BROKEN = (
 # The CHAIN / RESOLVE lane's card names and the lines under them: a line starts only between
 # words (Intl.Segmenter's, in the page's language), never inside one (a tablet's 88 px lane once
 # broke 打ち消し as 打ち消|し and 1番 as 1|番).
-LANE_WORDS_BROKEN = """() => Array.from(document.querySelectorAll('#lane .link-name, #lane .link-meta'))
+LANE_WORDS = "'#lane .link-name, #lane .link-meta'"
+LANE_WORDS_BROKEN = (
+    f"() => Array.from(document.querySelectorAll({LANE_WORDS}))"
+    + """
   .filter((e) => e.offsetParent).flatMap((e) => {
     const text = e.textContent;
-    const segmenter = new Intl.Segmenter(document.documentElement.lang || 'ja', { granularity: 'word' });
+    const lang = document.documentElement.lang || 'ja';
+    const segmenter = new Intl.Segmenter(lang, { granularity: 'word' });
     const between = new Set([0, text.length]);
     for (const s of segmenter.segment(text)) between.add(s.index + s.segment.length);
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
@@ -171,6 +175,7 @@ LANE_WORDS_BROKEN = """() => Array.from(document.querySelectorAll('#lane .link-n
     }
     return [];
   })"""
+)
 
 # A decision's glowing board places (Kōbō's and Maken's glow, TWGP's picks): at least one can be
 # touched where it is, its middle not under the operation panel, a layer stuck over the board or
