@@ -112,6 +112,45 @@ TITLES_CROSSED = """() => Array.from(document.querySelectorAll('#board .hands'))
   });
 })"""
 
+# Where each line of an element's text starts: `(element) => [text, offsets]`, the offset of
+# every character that begins a line after the first (measured per character, every text node
+# of the element in order).
+LINE_STARTS = """(e) => {
+  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  const starts = [];
+  let text = '', top = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = range.getClientRects()[0];
+      if (!box || box.width === 0) continue;
+      if (top !== null && box.top > top + 2) starts.push(text.length + i);
+      top = box.top;
+    }
+    text += node.textContent;
+  }
+  return [text, starts];
+}"""
+
+
+def broken_words(selector: str, allowed: str) -> str:
+    """A script listing the visible elements matching ``selector`` that have a line starting
+    where ``allowed`` (a JS expression of ``text`` and ``at``, the offset the line starts at) is
+    false, each as its text with a bar where that line starts (marked breaks left out)."""
+    return f"""() => {{
+  const lineStarts = {LINE_STARTS};
+  return Array.from(document.querySelectorAll({selector})).filter((e) => e.offsetParent)
+    .flatMap((e) => {{
+      const [text, starts] = lineStarts(e);
+      const at = starts.find((at) => !({allowed}));
+      if (at === undefined) return [];
+      return [`${{text.slice(0, at)}}|${{text.slice(at)}}`.replace(/\u200b/g, '')];
+    }});
+}}"""
+
+
 # The reason chips on the small cards (TWGP's hand, Kōbō's hands and slots): a line of a chip
 # starts only after a space or a marked break (U+200B), never inside a word (コアな|し), and
 # every line shows (Kōbō's phone once showed 連鎖中… for 連鎖中のみ).
@@ -123,59 +162,17 @@ CHIPS_CUT = (
     || chip.scrollWidth > chip.clientWidth + 1))
   .map((chip) => chip.textContent.replace(/\u200b/g, ''))"""
 )
-CHIPS_BROKEN = (
-    f"() => Array.from(document.querySelectorAll({CHIPS}))"
-    + """
-  .filter((chip) => chip.offsetParent && chip.firstChild && chip.firstChild.nodeType === 3)
-  .flatMap((chip) => {
-    const node = chip.firstChild, text = node.textContent, range = document.createRange();
-    let top = null;
-    for (let i = 0; i < text.length; i++) {
-      range.setStart(node, i);
-      range.setEnd(node, i + 1);
-      const box = range.getClientRects()[0];
-      if (!box || box.width === 0) continue;
-      if (top !== null && box.top > top + 2 && !['\u200b', ' '].includes(text[i - 1])) {
-        return [text.replace(/\u200b/g, '')];
-      }
-      top = box.top;
-    }
-    return [];
-  })"""
-)
+CHIPS_BROKEN = broken_words(CHIPS, "['\\u200b', ' '].includes(text[at - 1])")
 
 # The CHAIN / RESOLVE lane's card names and the lines under them: a line starts only between
 # words (Intl.Segmenter's, in the page's language), never inside one (a tablet's 88 px lane once
 # broke 打ち消し as 打ち消|し and 1番 as 1|番).
-LANE_WORDS = "'#lane .link-name, #lane .link-meta'"
-LANE_WORDS_BROKEN = (
-    f"() => Array.from(document.querySelectorAll({LANE_WORDS}))"
-    + """
-  .filter((e) => e.offsetParent).flatMap((e) => {
-    const text = e.textContent;
-    const lang = document.documentElement.lang || 'ja';
-    const segmenter = new Intl.Segmenter(lang, { granularity: 'word' });
-    const between = new Set([0, text.length]);
-    for (const s of segmenter.segment(text)) between.add(s.index + s.segment.length);
-    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
-    const range = document.createRange();
-    let offset = 0, top = null;
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (let i = 0; i < node.length; i++) {
-        range.setStart(node, i);
-        range.setEnd(node, i + 1);
-        const box = range.getClientRects()[0];
-        if (!box || box.width === 0) continue;
-        if (top !== null && box.top > top + 2 && !between.has(offset + i)) {
-          return [`${text.slice(0, offset + i)}|${text.slice(offset + i)}`];
-        }
-        top = box.top;
-      }
-      offset += node.length;
-    }
-    return [];
-  })"""
+LANE_WORDS_BROKEN = broken_words(
+    "'#lane .link-name, #lane .link-meta'",
+    "Array.from(new Intl.Segmenter(document.documentElement.lang || 'ja', { granularity: 'word' })"
+    ".segment(text)).some((word) => word.index === at)",
 )
+
 
 # A decision's glowing board places (Kōbō's and Maken's glow, TWGP's picks): at least one can be
 # touched where it is, its middle not under the operation panel, a layer stuck over the board or
@@ -222,8 +219,19 @@ RESULT_WORDS_BROKEN = """Array.from(document.querySelectorAll(
   .map(e => e.textContent)"""
 
 
+SCREEN_CHECKS = (
+    (TITLES_CROSSED, "a side's hand titles drawn over each other"),
+    (HANDS_OVER_AREAS, "a side's hands drawn over its board"),
+    (CHIPS_BROKEN, "a card's reason broken inside a word"),
+    (CHIPS_CUT, "a card's reason cut short"),
+    (LANE_WORDS_BROKEN, "a lane's words broken inside a word"),
+)
+"""The scripts of :func:`faults` that list what they find wrong, with the fault's name."""
+
+
 def faults(page: Any, where: str, touch: bool = False) -> list[str]:
-    """Everything wrong with the screen now: layout faults (``layout_faults.js``), choices of
+    """Everything wrong with the screen now: layout faults (``layout_faults.js``), the faults of
+    :data:`SCREEN_CHECKS`, a decision none of whose glowing places can be touched, choices of
     the current decision a person cannot reach without scrolling, sideways scroll, and on a
     touch screen a choice less than 44 px tall."""
     page.evaluate(AFTER_NEXT_FRAMES)  # the panel's fold is measured in a frame after a change
@@ -238,23 +246,12 @@ def faults(page: Any, where: str, touch: bool = False) -> list[str]:
             found.append(f"choices under 44 px on a touch screen: {low[:4]}")
     if not page.evaluate(FITS):
         found.append(f"sideways scroll: {page.evaluate(WIDER)}")
-    crossed = page.evaluate(TITLES_CROSSED)
-    if crossed:
-        found.append(f"a side's hand titles drawn over each other: {crossed}")
-    covered = page.evaluate(HANDS_OVER_AREAS)
-    if covered:
-        found.append(f"a side's hands drawn over its board: {covered}")
-    broken = page.evaluate(CHIPS_BROKEN)
-    if broken:
-        found.append(f"a card's reason broken inside a word: {sorted(set(broken))}")
+    for script, fault in SCREEN_CHECKS:
+        seen = page.evaluate(script)
+        if seen:
+            found.append(f"{fault}: {sorted(set(seen))}")
     if not page.evaluate(PLACE_TOUCHABLE):
         found.append("no glowing place of the decision shows")
-    lane_broken = page.evaluate(LANE_WORDS_BROKEN)
-    if lane_broken:
-        found.append(f"a lane's words broken inside a word: {sorted(set(lane_broken))}")
-    cut_short = page.evaluate(CHIPS_CUT)
-    if cut_short:
-        found.append(f"a card's reason cut short: {sorted(set(cut_short))}")
     choices = page.evaluate(
         "Array.from(document.querySelectorAll('#ops-body button.act'))"
         ".filter(b => b.offsetParent).map(b => b.dataset.action)"

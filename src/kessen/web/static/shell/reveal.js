@@ -1,6 +1,7 @@
 // Bringing a decision's glowing board places into view where the board scrolls (a phone's, a
-// tablet's): once per decision, when none of them shows, the board scrolls to the nearest one,
-// below any layer stuck to its top (Kōbō's open chain, TWGP's response window). TWGP's answer
+// tablet's): once per decision, when none of them shows, the board scrolls to show them all (or
+// the nearest when they do not fit), below any layer stuck to its top (Kōbō's open chain, TWGP's
+// response window) and above the operation panel. TWGP's answer
 // to an attack glows in the player's hand at the foot of the board, under the fold of a 360 px
 // phone while the attack showed at its top.
 import { $, $$ } from './dom.js';
