@@ -60,6 +60,18 @@ def pending(page: Page) -> dict[str, Any] | None:
 AFTER_NEXT_FRAMES = (
     "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 )
+# Three frames: the operation panel's fold is measured in the frame after a change, and again
+# in the frame after a resize that the first frame's layout reported (shell/sheet.js).
+FOLD_MEASURED = (
+    "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame("
+    "() => requestAnimationFrame(() => r(true)))))"
+)
+
+
+def fold_measured(page: Page) -> None:
+    """Wait until the operation panel has folded the choices it cannot show (on a loaded
+    machine a fixed pause was once shorter than the frames the fold waits for)."""
+    page.evaluate(FOLD_MEASURED)
 
 
 def settle(page: Page) -> None:
@@ -438,6 +450,9 @@ def reach_choice(page: Page, selector: str, touch: bool) -> None:
     """Make a choice of the operation panel pressable as a person would: it is on screen, or
     (a phone's bar with more choices than fit) the handle under the bar opens the sheet that
     holds it. Never scrolls the page or a panel for the person."""
+    if in_view(page, selector):
+        return
+    fold_measured(page)  # a choice just drawn is off screen until the fold hides it
     if in_view(page, selector):
         return
     assert page.is_visible("#ops-more"), f"{selector} is off screen and nothing leads to it"

@@ -21,7 +21,7 @@ import pytest
 
 from kessen.server.run import running
 from kessen.store.records import MatchStore
-from tests.web.driver import pending, reach_choice, settle, shot, view, wait_view
+from tests.web.driver import fold_measured, pending, reach_choice, settle, shot, view, wait_view
 
 SEED = 11
 LIMIT = 700
@@ -113,7 +113,7 @@ def click_action(page: Any, action: str) -> None:
         # the panel to be still; on a loaded machine (CI's two cores running browsers in
         # parallel) the wait for a "stable" element timed out once while the panel redrew.
         page.click(f'#ops .tw-group-toggle[data-group="{group}"]', force=True)
-    page.wait_for_timeout(50)  # the panel measures its fold on the next frame
+    fold_measured(page)
     if "beyond" in (button.get_attribute("class") or ""):
         reach_choice(page, f'#ops button.act[data-action="{action}"]', False)
     button.wait_for(state="visible")

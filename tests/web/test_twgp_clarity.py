@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.driver import AXE, reach_choice, serious_violations, settle, view
+from tests.web.driver import AXE, fold_measured, reach_choice, serious_violations, settle, view
 from tests.web.test_twgp import choose, moved_on, offered, ready, start_twgp
 
 SEEDS = (3, 7, 11, 21, 5)
@@ -134,8 +134,8 @@ _FOLDED = """sel => { const g = document.querySelector(sel).closest('.tw-group')
 
 def _reach(page: Any, selector: str) -> None:
     """Make a control of the operation panel pressable: under the panel's fold, the handle
-    opens the sheet that shows it (driver.reach_choice), and the fold is measured first."""
-    page.wait_for_timeout(50)  # the panel measures its fold at the next frame
+    opens the sheet that shows it (driver.reach_choice), once the fold is measured."""
+    fold_measured(page)
     cut = "beyond" in (page.get_attribute(selector, "class") or "")
     if cut and page.evaluate("document.body.dataset.sheet !== 'open'"):
         page.click("#ops-more")
