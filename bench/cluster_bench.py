@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import psycopg
 from kessen_server import ROOT, free_port, kessen, log_errors, rss, server
 from load_bench import (
@@ -357,8 +357,8 @@ class Cluster:
 def wait_up(url: str, proc: subprocess.Popen[bytes], what: str, log: Path) -> None:
     deadline = time.monotonic() + 90
     while True:
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{url}/api/meta", timeout=2, trust_env=False).status_code == 200:
+        with contextlib.suppress(httpx2.HTTPError):
+            if httpx2.get(f"{url}/api/meta", timeout=2, trust_env=False).status_code == 200:
                 return
         if proc.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"{what} did not start: {log.read_text(errors='replace')[-1500:]}")

@@ -77,7 +77,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from kessen_server import ROOT, log_errors, server, worktree
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
@@ -264,8 +264,8 @@ class Refused(Exception):
 
 async def post(url: str, body: dict[str, Any], local: str) -> dict[str, Any]:
     """``POST {url}/api/games`` from address ``local``; :class:`Refused` unless it answers 200."""
-    transport = httpx.AsyncHTTPTransport(local_address=local, trust_env=False)
-    async with httpx.AsyncClient(transport=transport, timeout=60, trust_env=False) as client:
+    transport = httpx2.AsyncHTTPTransport(local_address=local, trust_env=False)
+    async with httpx2.AsyncClient(transport=transport, timeout=60, trust_env=False) as client:
         response = await client.post(f"{url}/api/games", json=body)
     if response.status_code != 200:
         raise Refused(f"HTTP {response.status_code}")
@@ -316,10 +316,10 @@ def poll_meta(url: str, local: str, out: Path) -> None:
     in every process), its latency in seconds and 1 if it answered 200, else 0."""
     # A new connection per request, as curl makes: on a kept-alive one, the response's
     # separate writes of head and body meet the client's delayed ACK and add 40 ms to each.
-    limits = httpx.Limits(max_keepalive_connections=0)
-    transport = httpx.HTTPTransport(local_address=local, limits=limits)
+    limits = httpx2.Limits(max_keepalive_connections=0)
+    transport = httpx2.HTTPTransport(local_address=local, limits=limits)
     with (
-        httpx.Client(transport=transport, timeout=30, trust_env=False) as client,
+        httpx2.Client(transport=transport, timeout=30, trust_env=False) as client,
         out.open("w", buffering=1) as lines,
     ):
         due = time.monotonic()
@@ -327,7 +327,7 @@ def poll_meta(url: str, local: str, out: Path) -> None:
             start = time.monotonic()
             try:
                 ok = client.get(f"{url}/api/meta").status_code == 200
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 ok = False
             lines.write(f"{start:.6f} {time.monotonic() - start:.6f} {int(ok)}\n")
             due += POLL_EVERY

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,8 +60,8 @@ def server(src: Path, db: Path, log: Path, *options: str) -> Iterator[tuple[str,
     try:
         deadline = time.monotonic() + 60
         while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/api/meta", timeout=2).status_code == 200:
+            with contextlib.suppress(httpx2.HTTPError):
+                if httpx2.get(f"{url}/api/meta", timeout=2).status_code == 200:
                     break
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the server of {src} did not start: {log.read_text()[-2000:]}")

@@ -84,7 +84,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pydantic_core
 from kessen_server import ROOT, children, log_errors, rss, server, worktree
 from load_report import (
@@ -256,10 +256,10 @@ async def post(
     :class:`Failed` otherwise. For ``patience`` seconds a 409 with ``Retry-After`` (the match
     is served by another of several processes, which has not let it go yet) is tried again
     after the time it names, as the page does."""
-    transport = httpx.AsyncHTTPTransport(local_address=local, trust_env=False)
+    transport = httpx2.AsyncHTTPTransport(local_address=local, trust_env=False)
     until = time.monotonic() + patience
     try:
-        async with httpx.AsyncClient(transport=transport, timeout=60, trust_env=False) as client:
+        async with httpx2.AsyncClient(transport=transport, timeout=60, trust_env=False) as client:
             response = await client.post(url, json=body)
             while response.status_code == 409 and "retry-after" in response.headers:
                 wait = float(response.headers["retry-after"])
@@ -267,7 +267,7 @@ async def post(
                     break
                 await asyncio.sleep(wait)
                 response = await client.post(url, json=body)
-    except httpx.HTTPError as err:
+    except httpx2.HTTPError as err:
         raise Failed(f"POST {url.split('/api/', 1)[-1]}: {type(err).__name__}") from err
     where = f"POST {'join' if url.endswith('/join') else 'games'}: HTTP {response.status_code}"
     if response.status_code in REFUSING_STATUS:
@@ -591,9 +591,9 @@ async def emptied(url: str, wait: float) -> float | None:
     """Seconds until the server listed no session any more (its finished matches evicted, its
     cut ones resigned); None if some were still there after ``wait`` seconds."""
     begun = time.monotonic()
-    async with httpx.AsyncClient(timeout=30, trust_env=False) as client:
+    async with httpx2.AsyncClient(timeout=30, trust_env=False) as client:
         while time.monotonic() - begun < wait:
-            with contextlib.suppress(httpx.HTTPError, ValueError):
+            with contextlib.suppress(httpx2.HTTPError, ValueError):
                 if not (await client.get(f"{url}/api/games")).json():
                     return time.monotonic() - begun
             await asyncio.sleep(1.0)

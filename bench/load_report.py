@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
+import httpx2
 from kessen_server import children, kessen, rss
 
 SESSIONS_EVERY = 2.0
@@ -344,9 +344,9 @@ def machine_busy() -> float:
 async def sample_sessions(url: str, figures: Figures, stop: asyncio.Event) -> None:
     """Until ``stop``: the most sessions the server holds in memory at once (its listing of
     live sessions, read every :data:`SESSIONS_EVERY` seconds)."""
-    async with httpx.AsyncClient(timeout=30, trust_env=False) as client:
+    async with httpx2.AsyncClient(timeout=30, trust_env=False) as client:
         while not stop.is_set():
-            with contextlib.suppress(httpx.HTTPError, ValueError):
+            with contextlib.suppress(httpx2.HTTPError, ValueError):
                 listed = (await client.get(f"{url}/api/games")).json()
                 figures.sessions_peak = max(figures.sessions_peak, len(listed))
             with contextlib.suppress(TimeoutError):

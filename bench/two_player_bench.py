@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,8 +129,8 @@ def server(sessions: int, store: bool = True) -> Iterator[tuple[str, subprocess.
         try:
             deadline = time.monotonic() + 60
             while True:
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(f"{url}/api/meta", timeout=2).status_code == 200:
+                with contextlib.suppress(httpx2.HTTPError):
+                    if httpx2.get(f"{url}/api/meta", timeout=2).status_code == 200:
                         break
                 if proc.poll() is not None or time.monotonic() > deadline:
                     err = proc.stderr.read().decode() if proc.stderr else ""
@@ -180,7 +180,7 @@ def ws_url(url: str, game: str, token: str) -> str:
 
 
 async def open_match(
-    client: httpx.AsyncClient, url: str, ruleset: str, seed: int
+    client: httpx2.AsyncClient, url: str, ruleset: str, seed: int
 ) -> tuple[str, str, str, str]:
     """Create a match and join it: (game id, seat 0's token, seat 1's token, spectator's)."""
     body = {"ruleset": ruleset, "mode": "vs_human", "seed": seed, "config": CONFIGS[ruleset]}
@@ -242,7 +242,7 @@ async def run(url: str, pid: int, args: argparse.Namespace) -> Figures:
     """Create every match, then play them all at once."""
     figures = Figures(think=args.think)
     figures.rss_before = rss(pid)
-    async with httpx.AsyncClient(timeout=60) as client:
+    async with httpx2.AsyncClient(timeout=60) as client:
         matches = [
             await open_match(client, url, args.ruleset, 5000 + i) for i in range(args.matches)
         ]

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -78,7 +78,7 @@ def served(
     (4409) or is unreachable; the refusals' close codes go to ``refused``."""
     while True:
         try:
-            ws = connect(url, open_timeout=10)
+            ws = connect(url, open_timeout=10, legacy=True)  # the caller closes it
         except (OSError, InvalidStatus):
             assert time.monotonic() < deadline, "never reached a server"
             time.sleep(0.1)
@@ -106,7 +106,7 @@ def holder(store: MatchStore, session: str) -> str | None:
 
 def new_game(base: str, **body: Any) -> dict[str, Any]:
     """``POST /api/games`` on ``base``; its answer."""
-    answer = httpx.post(f"{base}/api/games", json=body, timeout=30)
+    answer = httpx2.post(f"{base}/api/games", json=body, timeout=30)
     answer.raise_for_status()
     game: dict[str, Any] = answer.json()
     return game
@@ -146,9 +146,9 @@ def kessen_play(
     deadline = time.monotonic() + 60
     while True:
         try:
-            httpx.get(f"{base}/api/meta", timeout=1).raise_for_status()
+            httpx2.get(f"{base}/api/meta", timeout=1).raise_for_status()
             break
-        except httpx.HTTPError as err:
+        except httpx2.HTTPError as err:
             if time.monotonic() > deadline or process.poll() is not None:
                 process.kill()
                 output = process.stdout.read() if process.stdout else b""
@@ -215,9 +215,9 @@ def nginx(tmp: Path, backends: list[int]) -> Iterator[str]:
     deadline = time.monotonic() + 20
     while True:
         try:
-            httpx.get(f"{base}/api/meta", timeout=1)
+            httpx2.get(f"{base}/api/meta", timeout=1)
             break
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             assert process.poll() is None and time.monotonic() < deadline, "nginx did not start"
             time.sleep(0.1)
     try:

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-import httpx
+import httpx2
 import uvicorn
 from fastapi import FastAPI
 
@@ -70,5 +70,5 @@ def position_server(prefix: str) -> Iterator[tuple[str, Hub, Load]]:
         return session.id, token
 
     with running(app) as url:
-        httpx.get(f"{url}/__test__/loop", timeout=5)
+        httpx2.get(f"{url}/__test__/loop", timeout=5)
         yield url, hub, load

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -92,14 +92,14 @@ def snapshot(app: FastAPI, game_id: str) -> tuple[str, int]:
 
 def alive(url: str) -> None:
     """The server still answers a normal request."""
-    response = httpx.get(f"{url}/api/meta", timeout=10)
+    response = httpx2.get(f"{url}/api/meta", timeout=10)
     if response.status_code != 200:
         TALLY["crashes"] += 1
     assert response.status_code == 200
 
 
 def new_game(url: str, **body: Any) -> dict[str, Any]:
-    response = httpx.post(f"{url}/api/games", json=body, timeout=30)
+    response = httpx2.post(f"{url}/api/games", json=body, timeout=30)
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()
     return data
@@ -469,9 +469,9 @@ def test_hostile_http_requests_get_clear_4xx(srv: Any) -> None:
         ("/api/games", b"{}" + b" " * 300_000, {"content-type": "application/json"}),
         ("/api/games", b"ruleset=kobo", {"content-type": "application/x-www-form-urlencoded"}),
     ]
-    answers: list[httpx.Response] = []
+    answers: list[httpx2.Response] = []
     own = {"X-Kessen-Token": game["token"]}
-    with httpx.Client(base_url=url, timeout=30, headers=own) as client:
+    with httpx2.Client(base_url=url, timeout=30, headers=own) as client:
         answers += [client.get(path) for path in gets]
         for path, body in posts:
             started = time.monotonic()
@@ -510,7 +510,7 @@ def test_an_unhandled_error_is_a_bare_500(tmp_path: Path) -> None:
         async def boom() -> None:
             raise RuntimeError("COM holds last-stand and iron-wall")
 
-        response = httpx.get(f"{url}/__test__/boom", timeout=10)
+        response = httpx2.get(f"{url}/__test__/boom", timeout=10)
         TALLY["inputs"] += 1
         assert response.status_code == 500
         assert response.json() == {
@@ -574,7 +574,7 @@ def test_a_running_match_shows_only_its_players_own_seat(srv: Any) -> None:
     no_token: dict[str, str] = {}
     wrong = {"X-Kessen-Token": "not-a-token"}
     foreign = {"X-Kessen-Token": other["token"]}
-    with httpx.Client(base_url=url, timeout=30) as client:
+    with httpx2.Client(base_url=url, timeout=30) as client:
         listed = client.get("/api/matches", params={"limit": 100}).json()["matches"]
         entry = next(m for m in listed if m["id"] == match)
         assert "seed" not in entry and entry["open"] is True
@@ -661,7 +661,7 @@ def test_origin_and_host_allow_lists(srv: Any) -> None:
         assert state(ws)["pending"] is not None
     for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.nip.io", "[::2]"):
         TALLY["inputs"] += 1
-        response = httpx.get(f"{url}/api/meta", headers={"host": host}, timeout=10)
+        response = httpx2.get(f"{url}/api/meta", headers={"host": host}, timeout=10)
         assert response.status_code == 400 and "DNS rebinding" in response.json()["detail"]
         with (
             pytest.raises(InvalidStatus) as refused,
@@ -670,14 +670,14 @@ def test_origin_and_host_allow_lists(srv: Any) -> None:
             pass
         assert refused.value.response.status_code == 400
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"):
-        assert httpx.get(f"{url}/api/meta", headers={"host": host}, timeout=10).status_code == 200
+        assert httpx2.get(f"{url}/api/meta", headers={"host": host}, timeout=10).status_code == 200
     # A page of another origin cannot start games either (no cross-site request forgery).
     count = len(hub_of(app).sessions)
     TALLY["inputs"] += 1
-    forged = httpx.post(f"{url}/api/games", json={}, headers={"origin": "http://evil.example"})
+    forged = httpx2.post(f"{url}/api/games", json={}, headers={"origin": "http://evil.example"})
     assert forged.status_code == 403 and "Origin" in forged.json()["detail"]
     assert len(hub_of(app).sessions) == count
-    own = httpx.post(f"{url}/api/games", json={"pace": SLOW}, headers={"origin": url})
+    own = httpx2.post(f"{url}/api/games", json={"pace": SLOW}, headers={"origin": url})
     assert own.status_code == 200
     alive(url)
 
@@ -687,7 +687,7 @@ def test_allow_origin_adds_one() -> None:
         game = first_mover(url)
         with socket(url, game, origin="http://kessen.lan:8080") as ws:
             assert state(ws)["pending"] is not None
-        assert httpx.get(f"{url}/", headers={"host": "kessen.lan:8080"}).status_code == 200
+        assert httpx2.get(f"{url}/", headers={"host": "kessen.lan:8080"}).status_code == 200
         TALLY["inputs"] += 1
         with pytest.raises(InvalidStatus), socket(url, game, origin="http://kessen.lan:9090"):
             pass
@@ -698,7 +698,7 @@ def test_allow_origin_adds_one() -> None:
 def test_security_headers_on_every_response(srv: Any) -> None:
     url, _, _ = srv
     for path in ("/", "/static/app.js", "/api/meta", "/api/matches/0", "/nothing"):
-        headers = httpx.get(f"{url}{path}", timeout=10).headers
+        headers = httpx2.get(f"{url}{path}", timeout=10).headers
         csp = headers["content-security-policy"]
         assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
         assert "script-src 'self';" in csp and "unsafe-inline" not in csp
@@ -706,7 +706,7 @@ def test_security_headers_on_every_response(srv: Any) -> None:
         assert headers["x-content-type-options"] == "nosniff"
         assert headers["x-frame-options"] == "DENY"
         assert headers["referrer-policy"] == "no-referrer"
-    page = httpx.get(url, timeout=10).text
+    page = httpx2.get(url, timeout=10).text
     assert "<script>" not in page and " onclick=" not in page and "style=" not in page
 
 
@@ -744,7 +744,7 @@ def test_sessions_are_capped_and_finished_ones_evicted(tmp_path: Path) -> None:
         first_mover(url)
         count = store.count()
         TALLY["inputs"] += 1
-        response = httpx.post(f"{url}/api/games", json={}, timeout=10)
+        response = httpx2.post(f"{url}/api/games", json={}, timeout=10)
         assert response.status_code == 503 and "limit" in response.json()["detail"]
         assert store.count() == count
         assert waiting["id"] in hub.sessions

@@ -25,7 +25,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from typer.testing import CliRunner
 from websockets.sync.client import connect
@@ -359,9 +359,9 @@ def wait_up(process: subprocess.Popen[bytes], url: str) -> None:
     deadline = time.monotonic() + 30
     while True:
         try:
-            httpx.get(f"{url}/api/meta", timeout=1).raise_for_status()
+            httpx2.get(f"{url}/api/meta", timeout=1).raise_for_status()
             return
-        except httpx.HTTPError as err:
+        except httpx2.HTTPError as err:
             if time.monotonic() > deadline or process.poll() is not None:
                 process.kill()
                 output = process.stdout.read() if process.stdout else b""
@@ -388,7 +388,7 @@ def test_kill_9_then_restart_on_the_same_port_with_the_game(tmp_path: Path) -> N
     server = start_server(database, port)
     try:
         wait_up(server, url)
-        game = httpx.post(f"{url}/api/games", json={"mode": "vs_com", "seed": 3}).json()
+        game = httpx2.post(f"{url}/api/games", json={"mode": "vs_com", "seed": 3}).json()
         ws_url = url.replace("http", "ws") + f"/ws/{game['id']}?token={game['token']}"
         before = human_view(ws_url)
         # A second server on the same store is refused, and changes nothing.

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
@@ -100,7 +100,7 @@ def fx(
 
 def get(fx: Fixture, path: str, status: int = 200, token: str = "", **params: Any) -> Any:
     headers = {"X-Kessen-Token": token} if token else {}
-    response = httpx.get(f"{fx.url}{path}", params=params, headers=headers, timeout=30)
+    response = httpx2.get(f"{fx.url}{path}", params=params, headers=headers, timeout=30)
     assert response.status_code == status, response.text
     return response.json()
 
@@ -245,7 +245,7 @@ def test_whole_replay_in_one_answer_matches_the_steps(fx: Fixture) -> None:
         single = get(fx, f"/api/matches/{fx.won}/step/{step}", seat="1", lang="en")
         assert view == single["view"]
         assert data["frames"][step]["action"] == single["action"]
-    raw = httpx.get(
+    raw = httpx2.get(
         f"{fx.url}/api/matches/{fx.won}/replay", headers={"accept-encoding": "gzip"}, timeout=30
     )
     assert raw.headers.get("content-encoding") == "gzip"
@@ -294,7 +294,7 @@ def test_continue_from_a_step_is_a_recorded_branch_against_com(fx: Fixture) -> N
         for i in range(61, len(states) - 1)
         if deciding[i] == (0, "turn") and (deciding[i + 1] or (None,))[0] == 0
     )
-    game = httpx.post(
+    game = httpx2.post(
         f"{fx.url}/api/matches/{fx.won}/continue", json={"step": step, "seat": 0}, timeout=30
     ).json()
     assert game["seat"] == 0 and game["parent"] == [fx.won, step] and game["com"] == "heuristic"
@@ -336,7 +336,7 @@ def test_continue_from_a_step_is_a_recorded_branch_against_com(fx: Fixture) -> N
 
 
 def test_continue_as_seat_1_and_refusals(fx: Fixture) -> None:
-    game = httpx.post(
+    game = httpx2.post(
         f"{fx.url}/api/matches/{fx.sim}/continue", json={"step": 10, "seat": 1}, timeout=30
     ).json()
     assert game["seat"] == 1 and game["com"] == "heuristic"  # seat 0 was played by heuristic
@@ -345,7 +345,7 @@ def test_continue_as_seat_1_and_refusals(fx: Fixture) -> None:
         assert receive_state(ws)["session"]["you"] == 1
 
     def refused(match_id: int, body: dict[str, Any], status: int) -> str:
-        response = httpx.post(
+        response = httpx2.post(
             f"{fx.url}/api/matches/{match_id}/continue",
             json=body,
             headers={"X-Kessen-Token": OPEN_TOKEN},
@@ -365,6 +365,6 @@ def test_continue_as_seat_1_and_refusals(fx: Fixture) -> None:
 
 def test_a_server_without_store_says_so(tmp_path: Path) -> None:
     with running(pace=0.0) as url:
-        assert httpx.get(f"{url}/api/meta").json()["store"] is False
-        response = httpx.get(f"{url}/api/matches")
+        assert httpx2.get(f"{url}/api/meta").json()["store"] is False
+        response = httpx2.get(f"{url}/api/matches")
         assert response.status_code == 503 and "without a store" in response.json()["detail"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.engine import card_sets, registry
@@ -82,7 +82,7 @@ def listed(
 
 
 def listing(listed: Listed) -> dict[int, Json]:
-    response = httpx.get(f"{listed.url}/api/matches", params={"limit": 50}, timeout=30)
+    response = httpx2.get(f"{listed.url}/api/matches", params={"limit": 50}, timeout=30)
     assert response.status_code == 200, response.text
     return {m["id"]: m for m in response.json()["matches"]}
 
@@ -115,7 +115,7 @@ def test_each_departure_is_listed_with_its_names(listed: Listed) -> None:
     # A match's own answer carries the same listing.
     for name in ("kobo", "kobo_opening", "twgp_switch"):
         match_id = listed.ids[name]
-        one = httpx.get(f"{listed.url}/api/matches/{match_id}", timeout=30).json()["match"]
+        one = httpx2.get(f"{listed.url}/api/matches/{match_id}", timeout=30).json()["match"]
         assert one["departures"] == found[match_id]["departures"], name
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.engine.contract import Outcome
@@ -37,7 +37,7 @@ def served(store_target: str) -> Iterator[tuple[str, MatchStore, dict[str, int]]
 
 
 def listing(url: str, **params: Any) -> list[dict[str, Any]]:
-    answer = httpx.get(f"{url}/api/matches", params=params, timeout=30)
+    answer = httpx2.get(f"{url}/api/matches", params=params, timeout=30)
     assert answer.status_code == 200, answer.text
     rows: list[dict[str, Any]] = answer.json()["matches"]
     return rows
@@ -45,7 +45,7 @@ def listing(url: str, **params: Any) -> list[dict[str, Any]]:
 
 def test_states_and_the_state_filter(served: tuple[str, MatchStore, dict[str, int]]) -> None:
     url, store, ids = served
-    game = httpx.post(f"{url}/api/games", json={"mode": "vs_com"}, timeout=30).json()
+    game = httpx2.post(f"{url}/api/games", json={"mode": "vs_com"}, timeout=30).json()
     live = game["match_id"] if "match_id" in game else max(i.id for i in store.list_matches())
     states = {row["id"]: row["state"] for row in listing(url)}
     assert states == {
@@ -57,22 +57,22 @@ def test_states_and_the_state_filter(served: tuple[str, MatchStore, dict[str, in
     assert [r["id"] for r in listing(url, state="live")] == [live]
     assert {r["id"] for r in listing(url, state="abandoned")} == {ids["ghost"], ids["left"]}
     assert [r["id"] for r in listing(url, state="finished")] == [ids["won"]]
-    bad = httpx.get(f"{url}/api/matches", params={"state": "gone"}, timeout=30)
+    bad = httpx2.get(f"{url}/api/matches", params={"state": "gone"}, timeout=30)
     assert bad.status_code == 422 and "state" in bad.text
     # A match being played cannot be deleted, nor a selection holding it (nothing deleted).
-    refused = httpx.delete(f"{url}/api/matches/{live}", timeout=30)
+    refused = httpx2.delete(f"{url}/api/matches/{live}", timeout=30)
     assert refused.status_code == 409 and "leave it first" in refused.text
-    many = httpx.post(f"{url}/api/matches/delete", json={"ids": [ids["won"], live]}, timeout=30)
+    many = httpx2.post(f"{url}/api/matches/delete", json={"ids": [ids["won"], live]}, timeout=30)
     assert many.status_code == 409
     assert store.info(ids["won"]).id == ids["won"]
 
 
 def test_delete_one_and_many_for_good(served: tuple[str, MatchStore, dict[str, int]]) -> None:
     url, store, ids = served
-    one = httpx.delete(f"{url}/api/matches/{ids['won']}", timeout=30)
+    one = httpx2.delete(f"{url}/api/matches/{ids['won']}", timeout=30)
     assert one.status_code == 200 and one.json() == {"deleted": [ids["won"]]}
-    assert httpx.delete(f"{url}/api/matches/{ids['won']}", timeout=30).status_code == 404
-    many = httpx.post(
+    assert httpx2.delete(f"{url}/api/matches/{ids['won']}", timeout=30).status_code == 404
+    many = httpx2.post(
         f"{url}/api/matches/delete", json={"ids": [ids["ghost"], ids["left"], 999]}, timeout=30
     )
     assert many.status_code == 200, many.text
@@ -80,7 +80,7 @@ def test_delete_one_and_many_for_good(served: tuple[str, MatchStore, dict[str, i
     assert store.list_matches() == []
     bodies: list[Any] = [{"ids": []}, {"ids": [0]}, {"ids": list(range(1, 102))}, {"ids": "1"}, {}]
     for body in bodies:
-        bad = httpx.post(f"{url}/api/matches/delete", json=body, timeout=30)
+        bad = httpx2.post(f"{url}/api/matches/delete", json=body, timeout=30)
         assert bad.status_code == 422, (body, bad.text)
 
 
@@ -128,30 +128,30 @@ def test_leaving_a_match_for_good_marks_it_abandoned(
     closes the session and the history shows the match as abandoned at once; only that token
     does it, and between two people a seat resigns instead."""
     url, store, _ = served
-    game = httpx.post(f"{url}/api/games", json={"mode": "vs_com"}, timeout=30).json()
+    game = httpx2.post(f"{url}/api/games", json={"mode": "vs_com"}, timeout=30).json()
     match = max(i.id for i in store.list_matches())
     leave = f"{url}/api/games/{game['id']}/leave"
-    assert httpx.post(leave, timeout=30).status_code == 404  # no token
-    wrong = httpx.post(leave, headers={"X-Kessen-Token": "x" * 22}, timeout=30)
+    assert httpx2.post(leave, timeout=30).status_code == 404  # no token
+    wrong = httpx2.post(leave, headers={"X-Kessen-Token": "x" * 22}, timeout=30)
     assert wrong.status_code == 404 and "no such game" in wrong.json()["detail"]
     assert {r["id"]: r["state"] for r in listing(url)}[match] == "live"
-    done = httpx.post(leave, headers={"X-Kessen-Token": game["token"]}, timeout=30)
+    done = httpx2.post(leave, headers={"X-Kessen-Token": game["token"]}, timeout=30)
     assert done.status_code == 200, done.text
     assert done.json() == {"id": game["id"], "match": match, "abandoned": True}
     assert {r["id"]: r["state"] for r in listing(url)}[match] == "abandoned"
-    again = httpx.post(leave, headers={"X-Kessen-Token": game["token"]}, timeout=30)
+    again = httpx2.post(leave, headers={"X-Kessen-Token": game["token"]}, timeout=30)
     assert again.status_code == 404  # closed already: nothing to do twice
 
-    watched = httpx.post(f"{url}/api/games", json={"mode": "com_vs_com"}, timeout=30).json()
-    closed = httpx.post(
+    watched = httpx2.post(f"{url}/api/games", json={"mode": "com_vs_com"}, timeout=30).json()
+    closed = httpx2.post(
         f"{url}/api/games/{watched['id']}/leave",
         headers={"X-Kessen-Token": watched["token"]},
         timeout=30,
     )
     assert closed.status_code == 200, closed.text
 
-    friend = httpx.post(f"{url}/api/games", json={"mode": "vs_human"}, timeout=30).json()
-    refused = httpx.post(
+    friend = httpx2.post(f"{url}/api/games", json={"mode": "vs_human"}, timeout=30).json()
+    refused = httpx2.post(
         f"{url}/api/games/{friend['id']}/leave",
         headers={"X-Kessen-Token": friend["token"]},
         timeout=30,

@@ -12,7 +12,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.routing import APIWebSocketRoute
 from websockets.sync.client import connect
@@ -58,7 +58,7 @@ def test_kill_9_and_the_matches_resume_on_another_process(postgres: LocalServer)
         output = proc_a.stdout
         com_game = new_game(a, mode="vs_com", pace=0, seed=3, com="heuristic")
         pair = new_game(a, mode="vs_human")
-        guest = httpx.post(f"{a}/api/games/{pair['id']}/join", json={"code": pair["invite"]})
+        guest = httpx2.post(f"{a}/api/games/{pair['id']}/join", json={"code": pair["invite"]})
         guest.raise_for_status()
         guest_token = guest.json()["token"]
         with connect(ws_url(a, com_game)) as ws:
@@ -182,7 +182,7 @@ def test_nginx_routes_matches_to_their_process_and_around_a_dead_one(
             owners[game["id"]] = holder(store, game["id"])
         assert set(owners.values()) <= {"a", "b"}, owners
         for game in games:  # a route of the match: the same process (nothing moves)
-            answer = httpx.post(f"{proxy}/api/games/{game['id']}/leave", timeout=30)
+            answer = httpx2.post(f"{proxy}/api/games/{game['id']}/leave", timeout=30)
             assert answer.status_code == 404  # no token: refused by the match's own process
             assert holder(store, game["id"]) == owners[game["id"]]
         victim = owners[games[0]["id"]]

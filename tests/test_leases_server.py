@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from typer.testing import CliRunner
@@ -122,11 +122,12 @@ def test_a_silent_process_s_matches_resume_elsewhere_within_the_bound(
     with process(url, "a", lease) as (a, app_a, store), process(url, "b", lease) as (b, _, _):
         com_game = new_game(a, mode="vs_com", pace=0, seed=7, com="heuristic")
         pair = new_game(a, mode="vs_human")
-        joined = httpx.post(f"{a}/api/games/{pair['id']}/join", json={"code": pair["invite"]})
+        joined = httpx2.post(f"{a}/api/games/{pair['id']}/join", json={"code": pair["invite"]})
         joined.raise_for_status()
         guest = joined.json()
-        ws_com = connect(ws_url(a, com_game))
-        host_ws, guest_ws = connect(ws_url(a, pair)), connect(ws_url(a, pair, guest["token"]))
+        ws_com = connect(ws_url(a, com_game), legacy=True)  # closed by the stale owner below
+        host_ws = connect(ws_url(a, pair), legacy=True)
+        guest_ws = connect(ws_url(a, pair, guest["token"]), legacy=True)
         com_view = moves(ws_com, 0, 2)
         views = {0: next_state(host_ws), 1: next_state(guest_ws)}
         for _ in range(4):  # the two people play a few decisions
@@ -178,7 +179,7 @@ def test_the_routes_of_a_match_say_where_it_is(postgres: LocalServer) -> None:
     with process(url, "a", lease) as (a, app_a, _), process(url, "b", lease) as (b, app_b, _):
         pair = new_game(a, mode="vs_human")
         freeze(app_a)
-        answer = httpx.post(
+        answer = httpx2.post(
             f"{b}/api/games/{pair['id']}/invite", json={"code": pair["invite"]}, timeout=30
         )
         assert answer.status_code == 409, answer.text
@@ -187,13 +188,13 @@ def test_the_routes_of_a_match_say_where_it_is(postgres: LocalServer) -> None:
         assert "別のサーバープロセス" in body["messages"]["ja"]
         assert 1 <= int(answer.headers["Retry-After"]) <= lease
         time.sleep(body["retry_after"] + 0.5)
-        answer = httpx.post(
+        answer = httpx2.post(
             f"{b}/api/games/{pair['id']}/invite", json={"code": pair["invite"]}, timeout=30
         )
         assert answer.status_code == 200, answer.text
         assert pair["id"] in hub_of(app_b).sessions
         # An unknown id is no match anywhere: the route's own 404, nothing taken.
-        missing = httpx.post(f"{b}/api/games/0123456789abcdef/invite", json={"code": "x"})
+        missing = httpx2.post(f"{b}/api/games/0123456789abcdef/invite", json={"code": "x"})
         assert missing.status_code == 404
 
 
@@ -219,7 +220,7 @@ def test_only_a_credential_of_the_match_moves_it(postgres: LocalServer) -> None:
         ]
         for path, game_id, headers, body in strangers:
             sent = {"content": body} if isinstance(body, str) else {"json": body}
-            answer = httpx.post(route.format(game_id, path), headers=headers, timeout=30, **sent)
+            answer = httpx2.post(route.format(game_id, path), headers=headers, timeout=30, **sent)
             assert answer.status_code in (404, 422), (path, headers, body, answer.text)
             assert holder(store, game_id) == "a", (path, headers, body)
         with connect(ws_url(b, game, "not-a-token")) as ws:
@@ -228,10 +229,10 @@ def test_only_a_credential_of_the_match_moves_it(postgres: LocalServer) -> None:
         assert holder(store, game["id"]) == "a" and game["id"] in hub_of(app_a).sessions
         assert game["id"] not in hub_of(app_b).sessions
         # The match's own credentials move it: the invite in the body, a token in the header.
-        invited = httpx.post(route.format(pair["id"], "invite"), json={"code": pair["invite"]})
+        invited = httpx2.post(route.format(pair["id"], "invite"), json={"code": pair["invite"]})
         assert invited.status_code == 200, invited.text
         assert holder(store, pair["id"]) == "b" and pair["id"] in hub_of(app_b).sessions
-        left = httpx.post(
+        left = httpx2.post(
             route.format(game["id"], "leave"), headers={"X-Kessen-Token": game["token"]}
         )
         assert left.status_code == 200, left.text

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -49,7 +49,7 @@ def server() -> Iterator[str]:
 
 
 def new_game(server: str, **body: Any) -> dict[str, Any]:
-    response = httpx.post(f"{server}/api/games", json=body, timeout=10)
+    response = httpx2.post(f"{server}/api/games", json=body, timeout=10)
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()
     return data

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
@@ -35,7 +35,7 @@ def _wait_for(predicate: Any, seconds: float, what: str) -> None:
 
 
 def _resign_a_match(base: str, seed: int) -> dict[str, Any]:
-    answer = httpx.post(
+    answer = httpx2.post(
         f"{base}/api/games",
         json={"mode": "vs_com", "com": "heuristic", "pace": 0, "seed": seed},
         timeout=30,
@@ -83,8 +83,8 @@ def test_an_emptied_server_renews_in_place_and_loses_nothing(tmp_path: Path) -> 
         def ask() -> None:  # the whole time the server renews, requests keep coming
             while not asking.is_set():
                 try:
-                    answers.append(httpx.get(f"{base}/api/meta", timeout=10).status_code)
-                except httpx.HTTPError as err:
+                    answers.append(httpx2.get(f"{base}/api/meta", timeout=10).status_code)
+                except httpx2.HTTPError as err:
                     answers.append(repr(err))
                 time.sleep(0.02)
 
@@ -103,7 +103,7 @@ def test_an_emptied_server_renews_in_place_and_loses_nothing(tmp_path: Path) -> 
             assert "match history" in told["message"]
             wrong = _first_message(base, game["id"], "0" * len(game["token"]))
             assert wrong["code"] == "unknown_game"
-        listed = httpx.get(f"{base}/api/matches", timeout=10).json()
+        listed = httpx2.get(f"{base}/api/matches", timeout=10).json()
         assert len(listed["matches"]) == 2
         # The renewed server plays on, and without a new load does not renew again.
         _resign_a_match(base, 3)

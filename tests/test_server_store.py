@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.sync.client import ClientConnection, connect
 
 from kessen.server.run import free_port
@@ -50,9 +50,9 @@ def server_process(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     deadline = time.monotonic() + 30
     while True:
         try:
-            httpx.get(f"{url}/api/meta", timeout=1).raise_for_status()
+            httpx2.get(f"{url}/api/meta", timeout=1).raise_for_status()
             break
-        except httpx.HTTPError as err:
+        except httpx2.HTTPError as err:
             if time.monotonic() > deadline or process.poll() is not None:
                 process.kill()
                 output = process.stdout.read() if process.stdout else b""
@@ -87,7 +87,7 @@ def my_turn(ws: ClientConnection) -> dict[str, Any]:
 def test_sigkill_mid_chain_then_restart_resumes_the_same_game(tmp_path: Path) -> None:
     db = tmp_path / "matches.sqlite3"
     with server_process(db) as (process, url):
-        game = httpx.post(f"{url}/api/games", json={"mode": "vs_com", "pace": 0, "seed": 5}).json()
+        game = httpx2.post(f"{url}/api/games", json={"mode": "vs_com", "pace": 0, "seed": 5}).json()
         ws_url = url.replace("http", "ws") + f"/ws/{game['id']}?token={game['token']}"
         with connect(ws_url) as ws:
             view = my_turn(ws)

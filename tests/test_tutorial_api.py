@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.sync.client import connect
 from websockets.typing import Origin
@@ -43,13 +43,13 @@ def first_view(url: str, game: str, token: str) -> dict[str, Any]:
 
 def test_the_server_deals_the_guided_match(server: tuple[str, MatchStore]) -> None:
     url, store = server
-    meta = httpx.get(f"{url}/api/meta", timeout=10).json()
+    meta = httpx2.get(f"{url}/api/meta", timeout=10).json()
     assert TUTORIAL_LEVEL not in meta["rulesets"]["kobo"]["com_levels"]
     assert "heuristic" in meta["rulesets"]["kobo"]["com_levels"]
 
-    answer = httpx.post(f"{url}/api/tutorial", timeout=20).json()
+    answer = httpx2.post(f"{url}/api/tutorial", timeout=20).json()
     assert answer["seat"] == 0 and answer["tutorial"] is True
-    listed = httpx.get(f"{url}/api/matches", timeout=10).json()["matches"]
+    listed = httpx2.get(f"{url}/api/matches", timeout=10).json()["matches"]
     assert len(listed) == 1
     match = listed[0]
     assert match["tutorial"] is True and match["open_deal"] is False
@@ -71,8 +71,8 @@ def test_the_server_deals_the_guided_match(server: tuple[str, MatchStore]) -> No
 def test_a_client_cannot_choose_the_deal(server: tuple[str, MatchStore]) -> None:
     url, _ = server
     for body in ({"seed": 1}, {"config": {"decks": ["fortress", "swarm"]}}, {"pace": -1}):
-        answer = httpx.post(f"{url}/api/tutorial", json=body, timeout=10)
+        answer = httpx2.post(f"{url}/api/tutorial", json=body, timeout=10)
         assert answer.status_code == 422, body
-    assert httpx.get(f"{url}/api/matches", timeout=10).json()["matches"] == []
-    slow = httpx.post(f"{url}/api/tutorial", json={"pace": 0.5}, timeout=10)
+    assert httpx2.get(f"{url}/api/matches", timeout=10).json()["matches"] == []
+    slow = httpx2.post(f"{url}/api/tutorial", json={"pace": 0.5}, timeout=10)
     assert slow.status_code == 200

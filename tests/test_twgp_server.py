@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.engine import registry
@@ -39,8 +39,8 @@ def server() -> Iterator[str]:
         yield url
 
 
-def post_game(server: str, **body: Any) -> httpx.Response:
-    return httpx.post(f"{server}/api/games", json={"ruleset": "twgp", **body}, timeout=10)
+def post_game(server: str, **body: Any) -> httpx2.Response:
+    return httpx2.post(f"{server}/api/games", json={"ruleset": "twgp", **body}, timeout=10)
 
 
 def hidden_from_me(state: TwgpState) -> set[str]:
@@ -104,13 +104,13 @@ def catch_up(mirror: Session, view: Json) -> None:
 
 
 def test_the_server_offers_twgp_with_its_own_config_and_com_levels(server: str) -> None:
-    meta = httpx.get(f"{server}/api/meta", timeout=10).json()
+    meta = httpx2.get(f"{server}/api/meta", timeout=10).json()
     assert set(meta["rulesets"]) >= {"kobo", "twgp"}
     twgp = meta["rulesets"]["twgp"]
     assert twgp["com_levels"] == list(RULES.players)
     assert twgp["default_decks"] is None
     assert twgp["default_config"] == RULES.default_config
-    catalog = httpx.get(f"{server}/api/catalog/twgp?lang=en", timeout=10).json()
+    catalog = httpx2.get(f"{server}/api/catalog/twgp?lang=en", timeout=10).json()
     assert catalog["cards"]["s3"]["label"] == "♠3"
     # A TWGP game takes its switches; Kōbō's decks or an unknown switch are refused.
     response = post_game(server, config={"quickStart": True, "gridWidth": 3}, pace=SLOW)

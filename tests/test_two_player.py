@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
@@ -458,7 +458,7 @@ def _until(ws: ClientConnection, test: Any) -> Json:
 def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
     store = MatchStore(tmp_path / "m.sqlite3")
     with serving(store) as (url, app):
-        made = httpx.post(
+        made = httpx2.post(
             f"{url}/api/games",
             json={"ruleset": "kobo", "mode": "vs_human", "config": KOBO},
             timeout=30,
@@ -466,17 +466,17 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
         assert made["seat"] == 0 and set(made) >= {"id", "token", "invite", "spectate"}
         game = made["id"]
         join = f"{url}/api/games/{game}/join"
-        assert httpx.post(join, json={"code": "wrong"}).status_code == 404
+        assert httpx2.post(join, json={"code": "wrong"}).status_code == 404
         # Any character a client sends is a wrong code, not a server error.
-        assert httpx.post(join, json={"code": "招待é"}).status_code == 404
-        assert httpx.post(f"{url}/api/games/nope/join", json={"code": "x"}).status_code == 404
-        assert httpx.post(join, json={"code": "x", "more": 1}).status_code == 422
+        assert httpx2.post(join, json={"code": "招待é"}).status_code == 404
+        assert httpx2.post(f"{url}/api/games/nope/join", json={"code": "x"}).status_code == 404
+        assert httpx2.post(join, json={"code": "x", "more": 1}).status_code == 422
         # Waiting for the guest, the listing names no deck the guest has not chosen.
-        (waiting,) = httpx.get(f"{url}/api/matches").json()["matches"]
+        (waiting,) = httpx2.get(f"{url}/api/matches").json()["matches"]
         assert waiting["waiting_guest"] is True and waiting["decks"][1] is None
-        guest = httpx.post(join, json={"code": made["invite"]}).json()
+        guest = httpx2.post(join, json={"code": made["invite"]}).json()
         assert guest["seat"] == 1 and guest["token"] != made["token"]
-        late = httpx.post(join, json={"code": made["invite"]}).json()
+        late = httpx2.post(join, json={"code": made["invite"]}).json()
         assert late["seat"] == SPECTATOR and late["token"] == made["spectate"]
         # An open match's record: each seat its own view; the spectator code nothing.
         match_id = app.state.hub.sessions[game].recorder.match_id
@@ -488,7 +488,7 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
             (made["spectate"], "0", 403),
             (made["spectate"], "all", 403),
         ):
-            answer = httpx.get(f"{rec}?seat={seat}", headers={"X-Kessen-Token": token})
+            answer = httpx2.get(f"{rec}?seat={seat}", headers={"X-Kessen-Token": token})
             assert answer.status_code == status, (token, seat, answer.text)
 
         with (
@@ -541,7 +541,7 @@ def test_two_players_and_a_spectator_over_a_real_server(tmp_path: Any) -> None:
             (None, None),
         ):
             headers = {} if token is None else {"X-Kessen-Token": token}
-            listed = httpx.get(f"{url}/api/matches", headers=headers).json()["matches"]
+            listed = httpx2.get(f"{url}/api/matches", headers=headers).json()["matches"]
             row = next(m for m in listed if m["id"] == match_id)
             assert row.get("yours") == yours and row["reason"] == RESIGN
             assert "waiting_guest" not in row and all(row["decks"])
@@ -552,11 +552,11 @@ def test_a_clock_runs_out_on_a_real_server(tmp_path: Any) -> None:
     store = MatchStore(tmp_path / "m.sqlite3")
     with serving(store) as (url, app):
         body = {"ruleset": "twgp", "mode": "vs_human", "clock": {"bank": 1}}
-        made = httpx.post(f"{url}/api/games", json=body, timeout=30).json()
+        made = httpx2.post(f"{url}/api/games", json=body, timeout=30).json()
         for bad in ({"bank": 0}, {"bank": 10, "increment": -1}, {"bank": 1e9}):
-            refused = httpx.post(f"{url}/api/games", json={**body, "clock": bad}, timeout=30)
+            refused = httpx2.post(f"{url}/api/games", json={**body, "clock": bad}, timeout=30)
             assert refused.status_code == 422
-        guest = httpx.post(f"{url}/api/games/{made['id']}/join", json={"code": made["invite"]})
+        guest = httpx2.post(f"{url}/api/games/{made['id']}/join", json={"code": made["invite"]})
         with (
             connect(ws_url(url, made["id"], made["token"])) as p0,
             connect(ws_url(url, made["id"], guest.json()["token"])) as p1,
@@ -574,10 +574,10 @@ def test_a_clock_runs_out_on_a_real_server(tmp_path: Any) -> None:
             assert "over" in _recv(p0, "error")["message"]
         # Finished: everyone may open every view of its record, but no one continues it
         # against COM (COM would play the other person's hidden cards).
-        answer = httpx.get(f"{url}/api/matches/{info.id}/step/0?seat=all")
+        answer = httpx2.get(f"{url}/api/matches/{info.id}/step/0?seat=all")
         assert answer.status_code == 200
         for seat in (0, 1):
-            branch = httpx.post(
+            branch = httpx2.post(
                 f"{url}/api/matches/{info.id}/continue", json={"step": 0, "seat": seat}
             )
             assert branch.status_code == 403 and "person" in branch.json()["detail"]

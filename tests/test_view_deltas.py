@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.sync.client import connect
 
@@ -126,7 +126,7 @@ def first_mover(server: str, ruleset: str, body: Json) -> Json:
         session = Session.create(ruleset, config, seed, "vs_com", body["com"], 0)
         pending = session.live.pending
         if pending is not None and pending.seat == ME:
-            made = httpx.post(
+            made = httpx2.post(
                 f"{server}/api/games",
                 json={"ruleset": ruleset, "mode": "vs_com", "seed": seed, "pace": 0, **body},
                 timeout=10,
@@ -202,13 +202,13 @@ def test_two_people_and_a_spectator_rebuild_every_view(
     # The server deals two-person matches from the system's randomness; a fixed deal here makes
     # the match (and so its length, on which the bytes saved depend) the same on every run.
     monkeypatch.setattr(deal, "draw_seed", lambda: 11)
-    made = httpx.post(
+    made = httpx2.post(
         f"{server}/api/games",
         json={"ruleset": "kobo", "mode": "vs_human", "config": {"best_of": 1}},
         timeout=10,
     ).json()
     join = f"{server}/api/games/{made['id']}/join"
-    guest = httpx.post(join, json={"code": made["invite"]}, timeout=10).json()
+    guest = httpx2.post(join, json={"code": made["invite"]}, timeout=10).json()
     rng = random.Random(3)
     with ExitStack() as stack:
         pairs = [

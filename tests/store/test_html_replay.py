@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from typer.testing import CliRunner
 
@@ -120,7 +120,7 @@ def test_the_page_carries_what_the_server_answers(exported: Exported, ruleset: s
     assert (data["match"], data["lang"], data["seats"]) == (match_id, "en", ["0", "1", "all"])
 
     def server(path: str) -> Any:
-        response = httpx.get(f"{exported.url}{path}", timeout=60)
+        response = httpx2.get(f"{exported.url}{path}", timeout=60)
         assert response.status_code == 200, response.text
         return response.json()
 
@@ -151,7 +151,7 @@ def test_the_seed_and_every_number_survive_javascript(exported: Exported, rulese
     assert SEEDS[ruleset] > 2**53  # a seed a JavaScript number would round
     for path, answer in answers.items():
         assert big_numbers(answer) == [], path
-    listed = httpx.get(f"{exported.url}/api/matches", params={"ruleset": ruleset}).json()
+    listed = httpx2.get(f"{exported.url}/api/matches", params={"ruleset": ruleset}).json()
     assert [m["seed"] for m in listed["matches"]] == [str(SEEDS[ruleset])]
 
 

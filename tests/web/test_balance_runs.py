@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.engine import card_sets
@@ -45,15 +45,15 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Matc
     patch = pytest.MonkeyPatch()
     patch.setenv(card_sets.CACHE_ENV, str(folder / "set-cache"))
     with MatchStore(folder / "store.sqlite3") as store, running(pace=0.0, store=store) as url:
-        made = httpx.post(f"{url}/api/design/sets", json={"name": SET, "from": "v3"})
+        made = httpx2.post(f"{url}/api/design/sets", json={"name": SET, "from": "v3"})
         assert made.status_code == 200, made.text
-        data = httpx.get(f"{url}/api/design/sets/{SET}").json()["data"]
+        data = httpx2.get(f"{url}/api/design/sets/{SET}").json()["data"]
         for card in data["cards"]:
             if card["slug"] == "ashigaru-recruit":
                 card["lv"] = 6
             if card["slug"] == "rally-banner":
                 card["steps"][0]["amount"] = 2
-        saved = httpx.put(f"{url}/api/design/sets/{SET}", json={"data": data, "note": "swarm"})
+        saved = httpx2.put(f"{url}/api/design/sets/{SET}", json={"data": data, "note": "swarm"})
         assert saved.status_code == 200, saved.text
         yield url, store
     patch.undo()
@@ -89,17 +89,17 @@ def run_id(page: Any) -> int:
 
 def finished_ab(url: str) -> int:
     """A finished A/B run of the set against its parent (started here if there is none)."""
-    listed = httpx.get(f"{url}/api/balance/runs").json()["runs"]
+    listed = httpx2.get(f"{url}/api/balance/runs").json()["runs"]
     for found in listed:
         if found["kind"] == "ab" and found["state"] == "done":
             return int(found["id"])
     body = {"ruleset": "kobo", "sides": ["v3", SET], "decks": ["fortress", "swarm"]}
-    started = httpx.post(
+    started = httpx2.post(
         f"{url}/api/balance/runs", json={**body, "players": ["heuristic"], "games": 3}
     )
     number = int(started.json()["id"])
     deadline = time.monotonic() + 60
-    while httpx.get(f"{url}/api/balance/runs/{number}").json()["state"] != "done":
+    while httpx2.get(f"{url}/api/balance/runs/{number}").json()["state"] != "done":
         assert time.monotonic() < deadline
         time.sleep(0.2)
     return number
@@ -246,7 +246,7 @@ def test_the_screens_fit_phone_tablet_and_desktop(
     no_faults(page)
     save_shot(page, f"balance-form-{size}.png")
     body = {"ruleset": "kobo", "sides": ["v3", SET], "decks": ["fortress", "swarm", "tempo"]}
-    started = httpx.post(
+    started = httpx2.post(
         f"{url}/api/balance/runs", json={**body, "players": ["heuristic"], "games": 100}
     ).json()
     page.goto(f"{url}/#/design/runs/{started['id']}")
@@ -255,7 +255,7 @@ def test_the_screens_fit_phone_tablet_and_desktop(
     time.sleep(0.3)
     no_faults(page)
     save_shot(page, f"balance-progress-{size}.png")
-    httpx.post(f"{url}/api/balance/runs/{started['id']}/cancel")
+    httpx2.post(f"{url}/api/balance/runs/{started['id']}/cancel")
     page.goto(f"{url}/#/design/runs/{ab}")
     page.reload()
     page.wait_for_selector("#rn-results[data-kind=ab] #ab-figures")

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.engine import card_sets
@@ -63,7 +63,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Matc
     patch = pytest.MonkeyPatch()
     patch.setenv(card_sets.CACHE_ENV, str(folder / "set-cache"))
     with MatchStore(folder / "store.sqlite3") as store, running(pace=0.0, store=store) as url:
-        made = httpx.post(f"{url}/api/design/sets", json={"name": SPARE, "from": "v3"})
+        made = httpx2.post(f"{url}/api/design/sets", json={"name": SPARE, "from": "v3"})
         assert made.status_code == 200, made.text
         yield url, store
     patch.undo()
@@ -215,7 +215,7 @@ def test_derive_edit_save_and_ab_against_the_parent(
 
     # Every record of the run replays, the B half under the set's saved revision.
     number = run_id(page)
-    results = httpx.get(f"{url}/api/balance/runs/{number}/results").json()
+    results = httpx2.get(f"{url}/api/balance/runs/{number}/results").json()
     ids = [half["match_id"] for game in results["games"] for half in game["results"]]
     assert len(ids) == 80
     assert all(store.check(i) is None for i in ids)
@@ -324,16 +324,16 @@ def test_makens_cards_go_through_the_same_form(
 
 def finished_ab(url: str) -> int:
     """A finished A/B run of SPARE against its parent (started here if there is none)."""
-    for found in httpx.get(f"{url}/api/balance/runs").json()["runs"]:
+    for found in httpx2.get(f"{url}/api/balance/runs").json()["runs"]:
         if found["kind"] == "ab" and found["state"] == "done":
             return int(found["id"])
     body = {"ruleset": "kobo", "sides": ["v3", SPARE], "decks": ["fortress", "swarm"]}
-    started = httpx.post(
+    started = httpx2.post(
         f"{url}/api/balance/runs", json={**body, "players": ["random"], "games": 10}
     )
     number = int(started.json()["id"])
     deadline = time.monotonic() + 60
-    while httpx.get(f"{url}/api/balance/runs/{number}").json()["state"] != "done":
+    while httpx2.get(f"{url}/api/balance/runs/{number}").json()["state"] != "done":
         assert time.monotonic() < deadline
         time.sleep(0.2)
     return number
@@ -361,7 +361,7 @@ def test_the_editor_and_its_runs_fit_phone_tablet_and_desktop(
     no_faults(page)
     save_shot(page, f"editor-deck-{size}.png", full_page=True)
     body = {"ruleset": "kobo", "sides": ["v3", SPARE], "decks": ["fortress", "swarm", "tempo"]}
-    started = httpx.post(
+    started = httpx2.post(
         f"{url}/api/balance/runs", json={**body, "players": ["heuristic"], "games": 100}
     ).json()
     page.goto(f"{url}/#/design/runs/{started['id']}")
@@ -369,7 +369,7 @@ def test_the_editor_and_its_runs_fit_phone_tablet_and_desktop(
     page.wait_for_function(PROGRESSING, timeout=60_000)
     no_faults(page)
     save_shot(page, f"editor-progress-{size}.png")
-    httpx.post(f"{url}/api/balance/runs/{started['id']}/cancel")
+    httpx2.post(f"{url}/api/balance/runs/{started['id']}/cancel")
     page.goto(f"{url}/#/design/runs/{ab}")
     page.reload()
     page.wait_for_selector("#rn-results[data-kind=ab] #ab-figures")
@@ -403,7 +403,7 @@ def test_a_saved_set_is_played_against_com_from_the_editor(
     played = view(page)
     assert played["session"]["mode"] == "vs_com"
     assert str(played["card_set"]).startswith(f"{SPARE}@"), played["card_set"]
-    listed = httpx.get(f"{url}/api/matches", params={"state": "live"}).json()["matches"]
+    listed = httpx2.get(f"{url}/api/matches", params={"state": "live"}).json()["matches"]
     assert any(SPARE in json.dumps(m["departures"], ensure_ascii=False) for m in listed), listed
     assert not errors, errors
     ctx.close()
@@ -416,7 +416,7 @@ def test_a_toml_file_is_imported_as_a_set_or_refused_by_field(
     chosen), or the next revision of a set that exists; a broken file is refused with its
     problems by field, and nothing is made."""
     url, _store = served
-    exported = httpx.get(f"{url}/api/design/sets/{SPARE}/export")
+    exported = httpx2.get(f"{url}/api/design/sets/{SPARE}/export")
     assert exported.status_code == 200, exported.text
     good = tmp_path / "kobo-imported.toml"
     good.write_text(exported.text.replace("Total War", "Total War II", 1), encoding="utf-8")
@@ -434,7 +434,7 @@ def test_a_toml_file_is_imported_as_a_set_or_refused_by_field(
         "() => /lv/.test(document.querySelector('#ed-import-problems')?.textContent || '')"
     )
     errors[:] = [e for e in errors if "status of 422" not in e]  # the refusal, as expected
-    names = [s["name"] for s in httpx.get(f"{url}/api/design/sets").json()["sets"]]
+    names = [s["name"] for s in httpx2.get(f"{url}/api/design/sets").json()["sets"]]
     assert "broken" not in names
     page.set_input_files("#ed-import-file", str(good))
     page.wait_for_function(  # the file is read (the form is drawn again with its name)
@@ -447,7 +447,7 @@ def test_a_toml_file_is_imported_as_a_set_or_refused_by_field(
     page.wait_for_function(
         "() => document.querySelector('#ed-set-name')?.textContent === 'kobo-imported'"
     )
-    made = httpx.get(f"{url}/api/design/sets/kobo-imported").json()
+    made = httpx2.get(f"{url}/api/design/sets/kobo-imported").json()
     assert any(c.get("name_en") == "Total War II" for c in made["data"]["cards"])
     # The same name again: the next revision of that set.
     page.goto(f"{url}/#/design/editor")
@@ -460,4 +460,4 @@ def test_a_toml_file_is_imported_as_a_set_or_refused_by_field(
     no_faults(page)
     assert not errors, errors
     ctx.close()
-    httpx.delete(f"{url}/api/design/sets/kobo-imported")
+    httpx2.delete(f"{url}/api/design/sets/kobo-imported")

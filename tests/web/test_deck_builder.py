@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from fastapi.testclient import TestClient
 
 from kessen.engine import registry
@@ -186,7 +186,7 @@ def test_build_save_export_import_and_play_a_saved_deck(browser: Any, store_serv
     saved_rows(page, ["Night Raid II"])
 
     # Export: the file parses and holds exactly the saved deck.
-    saved = httpx.get(f"{store_server}/api/decks/kobo").json()["decks"]
+    saved = httpx2.get(f"{store_server}/api/decks/kobo").json()["decks"]
     assert [d["name"] for d in saved] == ["Night Raid II"]
     deck = saved[0]["deck"]
     with page.expect_download() as info:
@@ -235,7 +235,7 @@ def test_build_save_export_import_and_play_a_saved_deck(browser: Any, store_serv
         assert [o[0] for o in options if not o[1]] == [good]
         [half] = [o for o in options if o[1]]
         assert "Half deck" in half[2] and "1 problem:" in half[2]
-    refused = httpx.post(
+    refused = httpx2.post(
         f"{store_server}/api/games",
         json={"decks": [{"saved": int(half[0].split(":")[1])}, "swarm"]},
     )
@@ -268,7 +268,7 @@ def test_the_option_deck_on_the_start_screen(browser: Any, store_server: str) ->
     it; a saved copy of it (its list says ``requires``) cannot be chosen while the option is off."""
     ambush = deck_to_json(option_decks()["ambush"])
     assert ambush["requires"] == ["surprise"]
-    saved = httpx.post(
+    saved = httpx2.post(
         f"{store_server}/api/decks/kobo", json={"name": "Ambush copy", "deck": ambush}
     ).json()
     value = f"saved:{saved['id']}"
@@ -301,7 +301,7 @@ def test_the_option_deck_on_the_start_screen(browser: Any, store_server: str) ->
         assert not page.inner_text("#deck-style-0").startswith("Saved deck")
     finally:
         ctx.close()
-        httpx.delete(f"{store_server}/api/decks/kobo/{saved['id']}")
+        httpx2.delete(f"{store_server}/api/decks/kobo/{saved['id']}")
     assert not errors, errors
 
 

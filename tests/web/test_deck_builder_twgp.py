@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from tests.web.driver import (
     AXE,
@@ -65,7 +65,7 @@ def no_sideways_scroll(page: Any) -> None:
 
 
 def test_build_save_export_and_play_a_saved_build(browser: Any, store_server: str) -> None:
-    wip = httpx.post(
+    wip = httpx2.post(
         f"{store_server}/api/decks/twgp",
         json={"name": "WIP", "deck": {"vitals": ["s10"], "hand": [], "aside": []}},
     ).json()
@@ -128,7 +128,7 @@ def test_build_save_export_and_play_a_saved_build(browser: Any, store_server: st
     page.wait_for_selector('#db-saved-list .db-saved-name:text-is("Tens")')
     saved = [
         d
-        for d in httpx.get(f"{store_server}/api/decks/twgp").json()["decks"]
+        for d in httpx2.get(f"{store_server}/api/decks/twgp").json()["decks"]
         if d["name"] == "Tens"
     ]
     assert len(saved) == 1 and saved[0]["problems"] == []

@@ -83,7 +83,7 @@ def test_resigning_against_com_ends_the_match_on_screen(page: Any, ruleset: str)
 def test_leaving_through_new_match_abandons_the_match(context: Any, tmp_path: Path) -> None:
     """新しい対戦 in a match against COM (pressed twice once the player has moved) leaves it for
     good: the history lists it as abandoned, not 「進行中」."""
-    import httpx
+    import httpx2
 
     with MatchStore(tmp_path / "m.sqlite3") as store, running(pace=0.0, store=store) as url:
         page = context.new_page()
@@ -92,7 +92,7 @@ def test_leaving_through_new_match_abandons_the_match(context: Any, tmp_path: Pa
         page.wait_for_function("() => document.body.dataset.myTurn === '1'")
         page.locator("#ops button.act:not([disabled])").first.click()
         page.wait_for_function("() => window.kobo.game && window.kobo.game.acted")
-        listed = httpx.get(f"{url}/api/matches", params={"state": "live"}, timeout=30).json()
+        listed = httpx2.get(f"{url}/api/matches", params={"state": "live"}, timeout=30).json()
         [match] = [r["id"] for r in listed["matches"]]
         quit_ = page.locator("#btn-quit")
         if page.is_visible("#btn-menu"):
@@ -102,7 +102,7 @@ def test_leaving_through_new_match_abandons_the_match(context: Any, tmp_path: Pa
             quit_.click()
         page.wait_for_selector("#start:not([hidden])")
         assert left.value.json()["match"] == match and left.value.json()["abandoned"] is True
-        rows = httpx.get(f"{url}/api/matches", timeout=30).json()["matches"]
+        rows = httpx2.get(f"{url}/api/matches", timeout=30).json()["matches"]
         assert [(r["id"], r["state"]) for r in rows] == [(match, "abandoned")]
         page.close()
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 
 from tests.web.driver import start_match
 
@@ -23,7 +23,7 @@ IN_VIEW = """id => {
 
 
 def api(server: str, path: str) -> Any:
-    return httpx.get(f"{server}{path}", timeout=10).json()
+    return httpx2.get(f"{server}{path}", timeout=10).json()
 
 
 def help_ready(page: Any, what: str) -> None:

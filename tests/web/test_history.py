@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.engine import card_sets, registry
@@ -183,7 +183,7 @@ def open_replay(page: Any, match_id: int) -> None:
 
 
 def info(history: History, match_id: int) -> dict[str, Any]:
-    data: dict[str, Any] = httpx.get(f"{history.url}/api/matches/{match_id}", timeout=30).json()
+    data: dict[str, Any] = httpx2.get(f"{history.url}/api/matches/{match_id}", timeout=30).json()
     return data
 
 
@@ -473,7 +473,7 @@ def test_continue_from_a_step_then_play_with_the_why_panel(hpage: Any, history: 
     assert live["players"] == before["players"]
     assert page.is_hidden("#rp-play") and page.is_visible("#btn-undo")
     # The branch is recorded with its parent.
-    branches = httpx.get(f"{history.url}/api/matches", params={"source": "branch"}).json()
+    branches = httpx2.get(f"{history.url}/api/matches", params={"source": "branch"}).json()
     assert branches["matches"][0]["parent"] == [history.won, step]
     assert meta["continue_com"]["0"] == "explaining"
 

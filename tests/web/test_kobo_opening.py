@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 
 from tests.web.driver import shot, view
 
@@ -77,12 +77,12 @@ def test_the_standard_sends_no_opening_keys(page: Any, server: str) -> None:
 
 
 def test_the_server_refuses_a_bad_value_naming_the_option(server: str) -> None:
-    refused = httpx.post(
+    refused = httpx2.post(
         f"{server}/api/games", json={"decks": ["tempo", "swarm"], "config": {"first_tactics": 0}}
     )
     assert refused.status_code == 422
     assert "first_tactics: expected a whole number from 1 to 15, not 0" in refused.text
-    ok = httpx.post(
+    ok = httpx2.post(
         f"{server}/api/games",
         json={"decks": ["tempo", "swarm"], "config": {"pass_penalty": "none"}},
     )

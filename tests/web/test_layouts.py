@@ -428,7 +428,7 @@ def test_whole_game_at_every_size(sized: Any, size: str, ruleset: str, lang: str
 
 
 def test_com_levels_new_match_and_leaving_com_vs_com(page: Any, server: str) -> None:
-    import httpx
+    import httpx2
 
     page.wait_for_selector("#start:not([hidden])")
     levels = page.eval_on_selector_all("#com-level option", "os => os.map(o => o.textContent)")
@@ -470,5 +470,5 @@ def test_com_levels_new_match_and_leaving_com_vs_com(page: Any, server: str) -> 
         page.click("#btn-quit")
     page.wait_for_selector("#start:not([hidden])")
     assert left.value.status == 200
-    listed = httpx.get(f"{server}/api/games", timeout=10).json()
+    listed = httpx2.get(f"{server}/api/games", timeout=10).json()
     assert all(s["id"] != game for s in listed)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.server.app import create_app
@@ -523,7 +523,7 @@ def test_recorded_maken_game_in_the_history_and_its_replay(
     """A recorded Maken game (COM vs COM) in the match history; its replay draws the Maken
     board step by step, everything shown at the end, and "continue from here" starts a game."""
     page, url = mpage, served[0]
-    made = httpx.post(
+    made = httpx2.post(
         f"{url}/api/games",
         json={
             "ruleset": "maken",
@@ -534,7 +534,7 @@ def test_recorded_maken_game_in_the_history_and_its_replay(
         timeout=30,
     ).json()
     for _ in range(200):
-        found = httpx.get(f"{url}/api/matches?ruleset=maken", timeout=30).json()["matches"]
+        found = httpx2.get(f"{url}/api/matches?ruleset=maken", timeout=30).json()["matches"]
         done = [m for m in found if m["finished"] and m["decks"] == ["RI", "MI"]]
         if done:
             break

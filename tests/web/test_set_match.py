@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from tests.web.driver import shorter_games
@@ -25,13 +25,13 @@ MAKEN_NAME = """async (id) => {
 def _derive(url: str, ruleset: str, parent: str, edit: Any) -> str:
     """A set derived from ``parent``, edited by ``edit(data)`` and saved: its reference."""
     name = f"renamed-{ruleset}"
-    made = httpx.post(
+    made = httpx2.post(
         f"{url}/api/design/sets", json={"name": name, "ruleset": ruleset, "from": parent}
     )
     assert made.status_code == 200, made.text
     data = made.json()["data"]
     edit(data)
-    saved = httpx.put(f"{url}/api/design/sets/{name}", json={"data": data})
+    saved = httpx2.put(f"{url}/api/design/sets/{name}", json={"data": data})
     assert saved.status_code == 200, saved.text
     return str(saved.json()["ref"])
 
@@ -56,7 +56,7 @@ def test_a_kobo_match_on_a_set_names_its_cards(page: Any, store_server: str) -> 
 
 @pytest.mark.parametrize("lang", ["ja"])
 def test_a_maken_match_on_a_set_names_its_cards(page: Any, store_server: str, lang: str) -> None:
-    shipped: dict[str, Any] = httpx.get(
+    shipped: dict[str, Any] = httpx2.get(
         f"{store_server}/api/catalog/maken", params={"lang": lang}
     ).json()
     first = sorted(shipped["cards"])[0]

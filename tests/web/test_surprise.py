@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.server.app import Hub, create_app
@@ -96,9 +96,9 @@ def test_the_start_screen_offers_the_option_and_the_deck_that_needs_it(
 
     # The server: the deck plays for either seat with the option, and is refused without it.
     for decks in (["ambush", "tempo"], ["tempo", "ambush"]):
-        ok = httpx.post(f"{server}/api/games", json={"decks": decks, "config": {"surprise": True}})
+        ok = httpx2.post(f"{server}/api/games", json={"decks": decks, "config": {"surprise": True}})
         assert ok.status_code == 200, ok.text
-    refused = httpx.post(f"{server}/api/games", json={"decks": ["ambush", "tempo"]})
+    refused = httpx2.post(f"{server}/api/games", json={"decks": ["ambush", "tempo"]})
     assert refused.status_code == 422 and "needs the match option surprise" in refused.text
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.server.run import running
@@ -453,10 +453,10 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recorded]:
         ]
         games.append({"mode": "com_vs_com", "seed": 3, "decks": ["swarm", "tempo"]})
         for body in games:
-            assert httpx.post(f"{url}/api/games", json=body, timeout=10).status_code == 200
+            assert httpx2.post(f"{url}/api/games", json=body, timeout=10).status_code == 200
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
-            rows = httpx.get(f"{url}/api/matches", timeout=10).json()["matches"]
+            rows = httpx2.get(f"{url}/api/matches", timeout=10).json()["matches"]
             if len(rows) == len(games) and all(r["finished"] for r in rows):
                 break
             time.sleep(0.3)
@@ -540,7 +540,7 @@ def test_the_four_poses_stacks_and_vitals_on_the_board(context: Any, recorded: R
     wanted = {"active", "save", "stealth", "gb"}
     found = None
     for match_id in recorded.random:
-        data = httpx.get(f"{recorded.url}/api/matches/{match_id}/replay?seat=0", timeout=30).json()
+        data = httpx2.get(f"{recorded.url}/api/matches/{match_id}/replay?seat=0", timeout=30).json()
         for step, v in enumerate(data["views"]):
             stacks = [s for p in v["players"] for s in p["battle"] if s]
             poses = {s["pose"] for s in stacks}

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.engine import registry
@@ -236,7 +236,7 @@ def test_a_kobo_record_still_speaks_of_the_match(context: Any, records: Records)
 
 def test_twgp_names_whose_turn_in_english(context: Any, records: Records) -> None:
     match_id = records.twgp_over
-    turns = httpx.get(f"{records.url}/api/matches/{match_id}", timeout=30).json()["turns"]
+    turns = httpx2.get(f"{records.url}/api/matches/{match_id}", timeout=30).json()["turns"]
     steps = {x["player"]: x["step"] for x in reversed(turns) if x["turn"] > 0}
     page, errors = _open(context, f"{records.url}/#/matches/{match_id}")
     to_english(page)

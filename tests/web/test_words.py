@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from kessen.games.kobo.decks import deck_to_json, starter_decks
@@ -58,7 +58,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     path = tmp_path_factory.mktemp("words") / "store.sqlite3"
     with MatchStore(path) as store, running(pace=0.0, store=store) as url:
         deck = deck_to_json(starter_decks()["tempo"])
-        answer = httpx.post(
+        answer = httpx2.post(
             f"{url}/api/decks/kobo", json={"name": SAVED_DECK, "deck": deck}, timeout=30
         )
         assert answer.status_code < 300, answer.text
@@ -411,13 +411,13 @@ def test_every_ending_has_its_short_words_in_both_languages(page: Any) -> None:
 def test_a_spectator_is_told_they_watch(browser: Any, served: str, lang: str) -> None:
     """Whoever opens the spectator link, or an invite whose seat is taken, is told that they
     watch, in their language, and their table speaks it too."""
-    made = httpx.post(
+    made = httpx2.post(
         f"{served}/api/games",
         json={"ruleset": "maken", "mode": "vs_human", "config": {"turnLimit": 3}},
         timeout=30,
     ).json()
     game = made["id"]
-    joined = httpx.post(
+    joined = httpx2.post(
         f"{served}/api/games/{game}/join", json={"code": made["invite"]}, timeout=30
     )
     assert joined.status_code == 200, joined.text
