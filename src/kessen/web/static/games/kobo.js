@@ -21,7 +21,7 @@ import { renderOpeningOptions, withOpening } from './kobo-opening.js';
 import { onSurpriseClick, renderSurpriseOption, withSurprise } from './kobo-surprise.js';
 import { hideTutorialOffer, initTutorial, renderCoach, renderTutorialOffer } from './kobo-tutorial.js';
 import { decorateRules } from './kobo-rules-pictures.js';
-import { $, $$, h, put, revealIn } from '../shell/dom.js';
+import { $, $$, afterDrawing, h, put, revealIn } from '../shell/dom.js';
 import { showInfo } from '../shell/info.js';
 import { me } from '../shell/seats.js';
 import { fetchJson, S, scheduleRender } from '../shell/state.js';
@@ -62,7 +62,7 @@ function render(v) {
     markTouched(frame);
   } else markSelectable(v);
   applyHover();
-  scrollableHands();
+  afterDrawing(scrollableHands);
   K.prevKeys = keys;
   renderCoach(v); // the guided match's coach marks (kobo-tutorial.js), over the board drawn
 }

@@ -29,6 +29,22 @@ export function put(el, ...kids) {
   return el;
 }
 
+const drawnReads = [];
+
+/** Run `read` once the whole render has written the page: a microtask after the task that
+ *  drew it, before the browser paints. A read of the page's geometry (a width, whether a place
+ *  shows) between two writes makes the browser lay the page out there and again for the next
+ *  read; gathered here they cost one layout per render. `read` may scroll, or set attributes
+ *  that do not move anything. */
+export function afterDrawing(read) {
+  if (!drawnReads.length) queueMicrotask(runDrawnReads);
+  drawnReads.push(read);
+}
+
+function runDrawnReads() {
+  for (const read of drawnReads.splice(0)) read();
+}
+
 /** Scroll `el` into view inside its own scroll box `box` only. (`scrollIntoView` also scrolls
  *  every ancestor that can scroll, the fixed-height game screen among them, and would slide
  *  the whole table off its place.) */

@@ -11,9 +11,10 @@ import { S } from './state.js';
 const CHOOSABLE = '#table .selectable[data-act], #table .pickable';
 const NATIVE = 'button, a[href], input, select, textarea, summary';
 
-/** The operation panel's choice buttons a person can see, in order. */
+/** The operation panel's choice buttons a person can see, in order. (Read from the styles
+ *  alone, not the layout: this runs at the end of every render.) */
 function shownChoices() {
-  return $$('#ops button.act').filter((b) => b.offsetParent !== null);
+  return $$('#ops button.act').filter((b) => b.checkVisibility());
 }
 
 /** After each render: board places that can be chosen take the focus and are named; the

@@ -2,7 +2,7 @@
 // A game builds the links (what each names, whose it is, what CARD INFORMATION shows) and the
 // lane draws them; the settings menu's highlight switch styles it (body.lane-hl).
 
-import { $, h, put } from './dom.js';
+import { $, afterDrawing, h, put } from './dom.js';
 import { infoable } from './info.js';
 import { me } from './seats.js';
 
@@ -28,7 +28,9 @@ export function renderLane(chain, resolved, dim, note) {
     return li;
   }));
   // The newest link is the last: a list laid out as a row (the phone's) shows its end.
-  for (const list of [$('#lane-chain'), $('#lane-resolve')]) list.scrollLeft = list.scrollWidth;
+  afterDrawing(() => {
+    for (const list of [$('#lane-chain'), $('#lane-resolve')]) list.scrollLeft = list.scrollWidth;
+  });
   const lane = $('#lane');
   lane.classList.toggle('has-chain', chain.length > 0);
   lane.classList.toggle('has-resolve', resolved.length > 0);

@@ -8,7 +8,7 @@ import { exportedMatch } from './embedded.js';
 import { choose, connect, onMessages, send } from './connection.js';
 import { bindDecks, renderDecksScreen } from './decks.js';
 import { bindDesign, designAllowed, designEntry, renderDesign, routeDesign } from '../design/design.js';
-import { $, $$ } from './dom.js';
+import { $, $$, afterDrawing } from './dom.js';
 import { bindDrawers } from './drawers.js';
 import { joinFromLink, renderFriend } from './friend.js';
 import { bindResign, maybeShowEnded, renderResignTool } from './ending.js';
@@ -132,7 +132,8 @@ function render() {
   // the open sheet of choices).
   const guided = document.querySelector('.coach-focus');
   const deciding = isMyPrompt(v) && online() && !S.replay && !playing() && !guided && !sheetOpen();
-  revealChoice(deciding ? `${v.session.id}:${v.pending.prompt_id}` : null);
+  const decision = deciding ? `${v.session.id}:${v.pending.prompt_id}` : null;
+  afterDrawing(() => revealChoice(decision));
   // The log reveals no more than a playback's frame on screen has reached.
   holdLog(S.replay ? null : logShown());
   renderLog(v);
