@@ -192,6 +192,39 @@ PLACE_TOUCHABLE = """() => {
   });
 }"""
 
+# A decision's glowing places that would fit the board's view together but do not all show
+# there: the board's visible band (below a layer stuck to its top, above the operation panel)
+# with a little room to spare. (TWGP's build once lit the pool on the board and left the hand
+# under a phone's bar.)
+PLACES_APART = """() => {
+  if (document.body.dataset.drawer || document.body.dataset.sheet === 'open') return [];
+  const places = Array.from(document.querySelectorAll('#table .selectable, #table .pickable'))
+    .filter((e) => e.offsetParent);
+  if (!places.length) return [];
+  let box = places[0].parentElement;
+  while (box && box !== document.body && !(box.scrollHeight > box.clientHeight + 1
+    && ['auto', 'scroll'].includes(getComputedStyle(box).overflowY))) box = box.parentElement;
+  if (!box || box === document.body) return [];
+  const b = box.getBoundingClientRect();
+  let top = Math.max(0, b.top), bottom = Math.min(innerHeight, b.bottom);
+  const ops = document.querySelector('#ops').getBoundingClientRect();
+  if (ops.height > 0 && ops.top > b.top && ops.left < b.right && ops.right > b.left) {
+    bottom = Math.min(bottom, ops.top);
+  }
+  for (const layer of box.querySelectorAll('[data-layer]')) {
+    if (!layer.offsetParent || getComputedStyle(layer).position !== 'sticky') continue;
+    const q = layer.getBoundingClientRect();
+    if (q.height > 0 && q.top <= top + 1) top = Math.max(top, q.bottom);
+  }
+  const rects = places.map((e) => e.getBoundingClientRect());
+  const span = Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top));
+  if (span > bottom - top - 24) return [];
+  const name = (e, r) => `${e.className.split(' ').slice(0, 2).join('.')} `
+    + `(${Math.round(r.top)}-${Math.round(r.bottom)} of ${Math.round(top)}-${Math.round(bottom)})`;
+  return places.map((e, i) => (rects[i].top < top - 1 || rects[i].bottom > bottom + 1
+    ? name(e, rects[i]) : null)).filter(Boolean);
+}"""
+
 # Kōbō: a side's hands drawn over the slots of its own battle or strategy area (a tablet's two
 # hands of seven, wrapped into rows, once ran up over the battle area).
 HANDS_OVER_AREAS = """() => Array.from(document.querySelectorAll('#board .hand-row'))
@@ -225,6 +258,7 @@ SCREEN_CHECKS = (
     (CHIPS_BROKEN, "a card's reason broken inside a word"),
     (CHIPS_CUT, "a card's reason cut short"),
     (LANE_WORDS_BROKEN, "a lane's words broken inside a word"),
+    (PLACES_APART, "a decision's places that fit the board's view together, not all in it"),
 )
 """The scripts of :func:`faults` that list what they find wrong, with the fault's name."""
 

@@ -1,9 +1,10 @@
 // Bringing a decision's glowing board places into view where the board scrolls (a phone's, a
-// tablet's): once per decision, when none of them shows, the board scrolls to show them all (or
-// the nearest when they do not fit), below any layer stuck to its top (Kōbō's open chain, TWGP's
-// response window) and above the operation panel. TWGP's answer
+// tablet's): once per decision, when some of them do not show, the board scrolls to show them
+// all if they fit together (else to the nearest, when none shows), below any layer stuck to its
+// top (Kōbō's open chain, TWGP's response window) and above the operation panel. TWGP's answer
 // to an attack glows in the player's hand at the foot of the board, under the fold of a 360 px
-// phone while the attack showed at its top.
+// phone while the attack showed at its top; its build lights the pool on the board and the hand
+// under the bar together.
 import { $, $$ } from './dom.js';
 
 // The board's places a decision's choices light: Kōbō's and Maken's glow, TWGP's picks.
@@ -40,7 +41,8 @@ function visibleBand(box) {
   return [top, bottom];
 }
 
-/** Scroll the board to the decision's nearest glowing place if none shows; once per decision
+/** Scroll the board to show all of the decision's glowing places when they fit and some do not
+ *  show, else to the nearest when none shows; once per decision
  *  (`key`, the session and prompt; null: no decision of the player's now), the first time its
  *  places are lit, so a player's own scrolling is never undone. */
 export function revealChoice(key) {
@@ -59,12 +61,15 @@ function reveal(key) {
   if (!box) return;
   const [top, bottom] = visibleBand(box);
   const boxes = places.map((place) => place.getBoundingClientRect());
-  if (boxes.some((r) => r.top >= top - 1 && r.bottom <= bottom + 1)) return; // one shows already
-  // All of them if they fit the band together, else the nearest.
+  const shows = (r) => r.top >= top - 1 && r.bottom <= bottom + 1;
+  if (boxes.every(shows)) return;
+  // All of them if they fit the band together (some may show already: TWGP's pool on the board
+  // and the hand under the bar), else the nearest, unless one shows already.
   let want = {
     top: Math.min(...boxes.map((r) => r.top)), bottom: Math.max(...boxes.map((r) => r.bottom)),
   };
   if (want.bottom - want.top > bottom - top - 2 * MARGIN) {
+    if (boxes.some(shows)) return;
     const away = (r) => (r.top < top ? top - r.top : r.bottom - bottom);
     want = boxes.reduce((a, b) => (away(b) < away(a) ? b : a));
   }
