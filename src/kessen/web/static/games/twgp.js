@@ -21,7 +21,7 @@ import { currentFrame, finishPlayback, markTouched, maybePlay } from './twgp-fig
 import { tw, tx } from './twgp-strings.js';
 import { termify } from './twgp-terms.js';
 import { choose } from '../shell/connection.js';
-import { $, $$, h, put } from '../shell/dom.js';
+import { $, $$, afterDrawing, h, put } from '../shell/dom.js';
 import { term } from '../shell/glossary.js';
 import { infoable } from '../shell/info.js';
 import { afterPlayback } from '../shell/playback.js';
@@ -169,7 +169,7 @@ function renderOps(v) {
   put(body, ...kids);
   if (T.opsPid !== p.prompt_id) {
     T.opsPid = p.prompt_id;
-    body.scrollTop = 0; // a new question starts at its top
+    afterDrawing(() => { body.scrollTop = 0; }); // a new question starts at its top
   }
 }
 

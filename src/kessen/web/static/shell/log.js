@@ -4,7 +4,7 @@
 // newest entries with `holdLog(n)`: only entries before index n are drawn and read out, the
 // rest appear when the hold moves on or is lifted (`holdLog(null)`).
 
-import { $, h, put } from './dom.js';
+import { $, afterDrawing, h, put } from './dom.js';
 import { t } from './i18n.js';
 import { me } from './seats.js';
 import { S } from './state.js';
@@ -41,7 +41,7 @@ export function renderLog(v) {
   }
   const ol = $('#log');
   put(ol, frag);
-  ol.scrollTop = 0;
+  afterDrawing(() => { ol.scrollTop = 0; }); // the newest entry is the first
 }
 
 
