@@ -15,6 +15,8 @@ interval, as one JSON line. Settings, joined with ``+``:
   (one of ``ROUTINE_PROMPTS``: ``standby``, ``set``, ``deploy_target``, ``tactics`` …);
 - ``standby-heuristic``: rollouts that start in the standby finish it with the heuristic COM's
   answers instead of the cheap random policy (for ``search=…`` of standby prompts);
+- ``prior=X``: the weight of the heuristic COM's answer at the root (``prior_weight``, 0.3
+  committed);
 - ``tree-prior=X``: the heuristic COM's answer favoured at every node below the root too, with
   weight ``X`` (``tree_prior_weight``, 0 committed; the root's ``prior_weight`` is 0.3);
 - ``opponent-prior=X``: the same at the opponent's nodes only (``opponent_prior_weight``);
@@ -99,6 +101,8 @@ def apply_variant(variant: str) -> None:
             _change_strong(iterations=int(value))
         elif name == "exploration":
             _change_strong(exploration=float(value))
+        elif name == "prior":
+            _change_strong(prior_weight=float(value))
         elif name in ("tree-prior", "opponent-prior"):
             field = "tree_prior_weight" if name == "tree-prior" else "opponent_prior_weight"
             _change_strong(**{field: float(value)})
