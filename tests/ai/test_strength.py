@@ -171,17 +171,19 @@ def test_strong_variants_change_only_the_named_settings(monkeypatch: pytest.Monk
     assert "standby" in evaluate.HEURISTIC_PROMPTS
     assert search_worlds.search_hooks(deep=True).observed is search_worlds.observed
     assert search_worlds.search_hooks(deep=False).observed is None
-    probe.apply_variant("exploration=0.4+tree-prior=0.5+opponent-prior=2+trap-model=3")
+    probe.apply_variant("exploration=0.4+tree-prior=0.5+opponent-prior=2+trap-model=3+prior=0.15")
     assert search_worlds.TRAP_MODEL_POWER == 3.0
     probe.apply_variant("key-reveals=0")
     assert search_worlds.search_hooks(deep=True).observed is None
     strong = levels.level("ismcts-strong").config()
-    assert (strong.exploration, strong.tree_prior_weight, strong.opponent_prior_weight) == (
-        0.4,
-        0.5,
-        2.0,
-    )
+    assert (
+        strong.exploration,
+        strong.tree_prior_weight,
+        strong.opponent_prior_weight,
+        strong.prior_weight,
+    ) == (0.4, 0.5, 2.0, 0.15)
     assert levels.level("ismcts-normal").config().tree_prior_weight == 0.0
+    assert levels.level("ismcts-normal").config().prior_weight == 0.3
     with pytest.raises(ValueError, match="unknown setting"):
         probe.apply_variant("budget=3")
     with pytest.raises(ValueError, match="not a routine prompt"):
