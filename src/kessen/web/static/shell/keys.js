@@ -12,9 +12,10 @@ const CHOOSABLE = '#table .selectable[data-act], #table .pickable';
 const NATIVE = 'button, a[href], input, select, textarea, summary';
 
 /** The operation panel's choice buttons a person can see, in order. (Read from the styles
- *  alone, not the layout: this runs at the end of every render.) */
+ *  alone where the browser can, not the layout: this runs at the end of every render; Safari
+ *  before 17.4 has no `checkVisibility`.) */
 function shownChoices() {
-  return $$('#ops button.act').filter((b) => b.checkVisibility());
+  return $$('#ops button.act').filter((b) => (b.checkVisibility ? b.checkVisibility() : b.offsetParent !== null));
 }
 
 /** After each render: board places that can be chosen take the focus and are named; the
