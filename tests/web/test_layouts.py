@@ -8,7 +8,8 @@ fault a person would see (``layout_faults.js``: text under 11 px, a target under
 two targets overlapping, a name cut short; a TWGP card's reason or a word of Kōbō's CHAIN /
 RESOLVE lane broken inside a word; Kōbō's hands drawn over its areas or their titles over each
 other), fit the screen's width, show one of the decision's glowing board places where it can be
-touched (the board scrolls to one by itself), and show
+touched and all of them when they fit the board's view together (the board scrolls by itself),
+and show
 the decision's choices without scrolling (all of them, or the handle that opens the sheet
 holding the rest); on a touch screen every choice is at least 44 px tall. axe-core (WCAG 2.2
 AA, target size included) finds nothing serious at the start, the first decision, the first
@@ -31,9 +32,9 @@ from typing import Any
 import pytest
 
 from tests.web.driver import (
-    AFTER_NEXT_FRAMES,
     AXE,
     SIZES,
+    fold_measured,
     in_view,
     layout_faults,
     play_game,
@@ -179,27 +180,28 @@ LANE_WORDS_BROKEN = broken_words(
 # the board's scrolled-away part (unless a drawer or the sheet of choices lies over the board on
 # purpose). Half the games at phone and tablet sizes once had decisions whose places all lay
 # below the fold (TWGP's answer to an attack glowed only in the hand at the board's foot).
-PLACE_TOUCHABLE = """() => {
+# The decision's glowing places drawn now (Kōbō's and Maken's glow, TWGP's picks).
+PLACES = """Array.from(document.querySelectorAll('#table .selectable, #table .pickable'))
+    .filter((e) => e.offsetParent)"""
+PLACE_TOUCHABLE = f"""() => {{
   if (document.body.dataset.drawer || document.body.dataset.sheet === 'open') return true;
-  const places = Array.from(document.querySelectorAll('#table .selectable, #table .pickable'))
-    .filter((e) => e.offsetParent);
-  return !places.length || places.some((e) => {
+  const places = {PLACES};
+  return !places.length || places.some((e) => {{
     const r = e.getBoundingClientRect();
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
     const hit = document.elementFromPoint(x, y);
     return !!hit && (hit === e || e.contains(hit));
-  });
-}"""
+  }});
+}}"""
 
 # A decision's glowing places that would fit the board's view together but do not all show
 # there: the board's visible band (below a layer stuck to its top, above the operation panel)
 # with a little room to spare. (TWGP's build once lit the pool on the board and left the hand
 # under a phone's bar.)
-PLACES_APART = """() => {
+PLACES_APART = f"""() => {{
   if (document.body.dataset.drawer || document.body.dataset.sheet === 'open') return [];
-  const places = Array.from(document.querySelectorAll('#table .selectable, #table .pickable'))
-    .filter((e) => e.offsetParent);
+  const places = {PLACES};
   if (!places.length) return [];
   let box = places[0].parentElement;
   while (box && box !== document.body && !(box.scrollHeight > box.clientHeight + 1
@@ -208,22 +210,23 @@ PLACES_APART = """() => {
   const b = box.getBoundingClientRect();
   let top = Math.max(0, b.top), bottom = Math.min(innerHeight, b.bottom);
   const ops = document.querySelector('#ops').getBoundingClientRect();
-  if (ops.height > 0 && ops.top > b.top && ops.left < b.right && ops.right > b.left) {
+  if (ops.height > 0 && ops.top > b.top && ops.left < b.right && ops.right > b.left) {{
     bottom = Math.min(bottom, ops.top);
-  }
-  for (const layer of box.querySelectorAll('[data-layer]')) {
+  }}
+  for (const layer of box.querySelectorAll('[data-layer]')) {{
     if (!layer.offsetParent || getComputedStyle(layer).position !== 'sticky') continue;
     const q = layer.getBoundingClientRect();
     if (q.height > 0 && q.top <= top + 1) top = Math.max(top, q.bottom);
-  }
+  }}
   const rects = places.map((e) => e.getBoundingClientRect());
   const span = Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top));
   if (span > bottom - top - 24) return [];
-  const name = (e, r) => `${e.className.split(' ').slice(0, 2).join('.')} `
-    + `(${Math.round(r.top)}-${Math.round(r.bottom)} of ${Math.round(top)}-${Math.round(bottom)})`;
+  const fromTo = (a, b) => `${{Math.round(a)}}-${{Math.round(b)}}`;
+  const name = (e, r) => `${{e.className.split(' ').slice(0, 2).join('.')}} `
+    + `(${{fromTo(r.top, r.bottom)}} of ${{fromTo(top, bottom)}})`;
   return places.map((e, i) => (rects[i].top < top - 1 || rects[i].bottom > bottom + 1
     ? name(e, rects[i]) : null)).filter(Boolean);
-}"""
+}}"""
 
 # Kōbō: a side's hands drawn over the slots of its own battle or strategy area (a tablet's two
 # hands of seven, wrapped into rows, once ran up over the battle area).
@@ -268,7 +271,7 @@ def faults(page: Any, where: str, touch: bool = False) -> list[str]:
     :data:`SCREEN_CHECKS`, a decision none of whose glowing places can be touched, choices of
     the current decision a person cannot reach without scrolling, sideways scroll, and on a
     touch screen a choice less than 44 px tall."""
-    page.evaluate(AFTER_NEXT_FRAMES)  # the panel's fold is measured in a frame after a change
+    fold_measured(page)
     found = [f"{kind}: {what}" for kind, items in layout_faults(page).items() for what in items]
     if touch:
         low = page.evaluate(

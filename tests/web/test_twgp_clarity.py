@@ -132,30 +132,21 @@ _FOLDED = """sel => { const g = document.querySelector(sel).closest('.tw-group')
   return g && g.classList.contains('folded') ? g.dataset.group : null; }"""
 
 
-def _reach(page: Any, selector: str) -> None:
-    """Make a control of the operation panel pressable: under the panel's fold, the handle
-    opens the sheet that shows it (driver.reach_choice), once the fold is measured."""
-    fold_measured(page)
-    cut = "beyond" in (page.get_attribute(selector, "class") or "")
-    if cut and page.evaluate("document.body.dataset.sheet !== 'open'"):
-        page.click("#ops-more")
-        page.wait_for_function("() => document.body.dataset.sheet === 'open'")
-        page.wait_for_timeout(250)  # the slide
-    reach_choice(page, selector, False)
-
-
 def press_option(page: Any, action: str) -> None:
     """Press the option's button as a person would (unfolding its group first, through the
     sheet when the panel's fold hides it); wait until the game has moved on."""
     before = str(page.evaluate("document.body.dataset.promptId"))
     selector = f'#ops button.act[data-action="{action}"]'
     group = page.evaluate(_FOLDED, selector)
+    # Each time after the fold is measured: a choice in view now may be folded away a frame on.
     if group:
         toggle = f'#ops .tw-group-toggle[data-group="{group}"]'
-        _reach(page, toggle)
+        fold_measured(page)
+        reach_choice(page, toggle, False)
         page.click(toggle)
         page.wait_for_function(f"() => !({_FOLDED})({json.dumps(selector)})")
-    _reach(page, selector)
+    fold_measured(page)
+    reach_choice(page, selector, False)
     page.click(selector)
     moved_on(page, before)
 
