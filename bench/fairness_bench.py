@@ -78,7 +78,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
-from kessen_server import ROOT, log_errors, server, worktree
+from kessen_server import ROOT, log_errors, remove_worktree, server, worktree
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.typing import Origin
@@ -733,11 +733,7 @@ def main() -> None:
         report(runs, args)
     finally:
         if args.against:
-            path = tmp / f"rev-{args.against}"
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)],
-                capture_output=True,
-            )
+            remove_worktree(args.against, tmp)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

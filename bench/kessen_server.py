@@ -3,7 +3,7 @@
 Shared by ``load_bench.py`` and ``fairness_bench.py``: a free port, the command and environment
 that run ``kessen`` from a source tree, the server started on a fresh store and stopped as
 Ctrl+C stops it, its resident memory, the errors its log reports, and another revision's
-sources in a temporary git worktree (for ``--against``).
+sources in a temporary git worktree (for ``--against``), removed again.
 """
 
 from __future__ import annotations
@@ -108,6 +108,15 @@ def log_errors(log: Path) -> int:
     """Lines of the server's output that report an error or a traceback."""
     text = log.read_text(errors="replace")
     return sum(1 for line in text.splitlines() if "Traceback" in line or "ERROR" in line)
+
+
+def remove_worktree(rev: str, into: Path) -> None:
+    """Remove the worktree :func:`worktree` made of revision ``rev`` under ``into``, if any."""
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(into / f"rev-{rev}")],
+        check=False,
+        capture_output=True,
+    )
 
 
 def worktree(rev: str, into: Path) -> Path:

@@ -75,7 +75,6 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -86,7 +85,7 @@ from typing import Any
 
 import httpx2
 import pydantic_core
-from kessen_server import ROOT, children, log_errors, rss, server, worktree
+from kessen_server import ROOT, children, log_errors, remove_worktree, rss, server, worktree
 from load_report import (
     Figures,
     Tally,
@@ -825,18 +824,7 @@ def main() -> None:
                     print(f"  {n:5d}  {cause}")
     finally:
         if args.against:
-            subprocess.run(
-                [
-                    "git",
-                    "-C",
-                    str(ROOT),
-                    "worktree",
-                    "remove",
-                    "--force",
-                    str(tmp / f"rev-{args.against}"),
-                ],
-                capture_output=True,
-            )
+            remove_worktree(args.against, tmp)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

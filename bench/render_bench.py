@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kessen_server import ROOT, server, worktree
+from kessen_server import ROOT, remove_worktree, server, worktree
 
 GAMES = ("kobo", "twgp", "maken")
 COUNTERS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
@@ -104,13 +104,7 @@ def sources(rev: str) -> Iterator[dict[str, Path]]:
         try:
             yield {"now": ROOT / "src", rev: other / "src"}
         finally:
-            import subprocess
-
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)],
-                check=False,
-                capture_output=True,
-            )
+            remove_worktree(rev, Path(tmp))
 
 
 def main() -> None:
