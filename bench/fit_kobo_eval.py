@@ -37,12 +37,14 @@ Row = tuple[dict[str, float], dict[str, float], int, int]
 """Seat 0's features, seat 1's features, the seat to move, the winner of the game."""
 
 
-def play(seed: int, plan_share: float = 0.0) -> list[Row]:
-    """One heuristic self-play match: the labelled turn-start positions of its decided games.
+def play(seed: int, plan_share: float = 0.0, level: str = "heuristic") -> list[Row]:
+    """One self-play match: the labelled turn-start positions of its decided games.
 
-    ``plan_share``: each seat's standby is the strongest level's plan
-    (:class:`kessen.games.kobo.standby.PlannedStandby`) with this chance, else the heuristic
-    COM's (0: the heuristic COM's in both, the same matches as before the option)."""
+    ``level``: who plays both seats, the heuristic COM (with a share of random decisions) or a
+    search level of :func:`kessen.ai.levels.variant` (``ismcts-strong=250``: つよい at 250
+    iterations, its own decisions only). ``plan_share``: each seat's standby is the strongest
+    level's plan (:class:`kessen.games.kobo.standby.PlannedStandby`) with this chance, else the
+    heuristic COM's (0: the heuristic COM's in both, the same matches as before the option)."""
     rng = random.Random(seed)
     rules = registry.get("kobo")
     names = sorted(starter_decks())
@@ -51,6 +53,11 @@ def play(seed: int, plan_share: float = 0.0) -> list[Row]:
     assert isinstance(state, KoboState)
     noise = rng.choice([0.0, 0.05, 0.1, 0.2])
     players = {s: rules.players["heuristic"](seed * 2 + s) for s in (0, 1)}
+    if level != "heuristic":
+        from kessen.ai.levels import make_player
+
+        noise = 0.0
+        players = {s: make_player("kobo", level, seed * 2 + s) for s in (0, 1)}
     if plan_share > 0:
         from kessen.games.kobo.standby import PlannedStandby
 

@@ -70,8 +70,30 @@ def committed_net(x: np.ndarray) -> np.ndarray | None:
     return np.asarray(1.0 / (1.0 + np.exp(-logit)))
 
 
-def weights_json(model: object, matches: int, positions: int, loss: float, called: float) -> str:
-    """The weights file's text for a fitted ``MLPClassifier``."""
+def read_extra(path: Path) -> list[list[fit_kobo_eval.Row]]:
+    """The matches of a ``bench/kobo_selfplay.py`` file, one list of rows per match."""
+    matches = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line:
+            rows = json.loads(line)["rows"]
+            matches.append([(a, b, int(mover), int(winner)) for a, b, mover, winner in rows])
+    return matches
+
+
+def held_out(matches: list[list[fit_kobo_eval.Row]]) -> tuple[list[fit_kobo_eval.Row], ...]:
+    """Four fifths of the matches' rows to train on, the other fifth's to judge (by match)."""
+    order = np.random.default_rng(0).permutation(len(matches))
+    cut = int(len(matches) * 0.8)
+    train = [r for i in order[:cut] for r in matches[i]]
+    test = [r for i in order[cut:] for r in matches[i]]
+    return train, test
+
+
+def weights_json(
+    model: object, matches: int, positions: int, loss: float, called: float, extra: str = ""
+) -> str:
+    """The weights file's text for a fitted ``MLPClassifier`` (``extra``: what else it was
+    trained on, in words)."""
     w1, w2 = model.coefs_  # type: ignore[attr-defined]
     b1, b2 = model.intercepts_  # type: ignore[attr-defined]
 
@@ -82,7 +104,7 @@ def weights_json(model: object, matches: int, positions: int, loss: float, calle
         "about": (
             "The Kōbō deep model's value network, written by bench/fit_kobo_value_net.py: "
             f"trained on the turn-start positions of {matches:,} heuristic self-play matches "
-            f"({positions:,} positions), four fifths of the matches; on the fifth held out, "
+            f"({positions:,} positions){extra}, four fifths of the matches; on the fifth held out, "
             f"log loss {loss:.3f} and {100 * called:.1f}% of game winners called."
         ),
         "features": list(FEATURES),
@@ -115,6 +137,17 @@ def main(argv: list[str] | None = None) -> int:
         help="the chance that a seat's standby is the strongest level's plan (0: the heuristic's)",
     )
     parser.add_argument("--out", type=Path, default=TARGET, help="where --write puts the weights")
+    parser.add_argument(
+        "--extra",
+        type=Path,
+        help="self-play matches of another level to train on too (bench/kobo_selfplay.py)",
+    )
+    parser.add_argument(
+        "--extra-weight",
+        type=int,
+        default=1,
+        help="how many times each --extra position counts in training",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     seeds = range(args.seed, args.seed + args.matches)
@@ -129,11 +162,12 @@ def main(argv: list[str] | None = None) -> int:
         if saved is not None:
             with saved.open("wb") as out:
                 pickle.dump(matches, out)
-    order = np.random.default_rng(0).permutation(len(matches))
-    cut = int(len(matches) * 0.8)
-    train = [r for i in order[:cut] for r in matches[i]]
-    test = [r for i in order[cut:] for r in matches[i]]
-    x_train, y_train = mover_rows(train)
+    train, test = held_out(matches)
+    extra_train: list[fit_kobo_eval.Row] = []
+    extra_test: list[fit_kobo_eval.Row] = []
+    if args.extra is not None:
+        extra_train, extra_test = held_out(read_extra(args.extra))
+    x_train, y_train = mover_rows(train + extra_train * args.extra_weight)
     x_test, y_test = mover_rows(test)
     model = MLPClassifier(
         hidden_layer_sizes=(args.hidden,),
@@ -167,9 +201,33 @@ def main(argv: list[str] | None = None) -> int:
     ):
         loss, called = (net_loss, net_called) if p is None else fit_kobo_eval.scores(p, y)
         print(f"| {label} | {loss:.3f} | {100 * called:.1f}% |")
+    extra_words = ""
+    if extra_test:
+        x_extra, y_extra = mover_rows(extra_test)
+        print()
+        print(f"| on the held-out fifth of {args.extra.name} | log loss | winners called |")
+        print("|---|---:|---:|")
+        for label, p in (
+            ("value network, trained now", model.predict_proba(x_extra)[:, 1]),
+            ("value network, committed", committed_net(x_extra)),
+        ):
+            if p is not None:
+                loss, called = fit_kobo_eval.scores(p, y_extra)
+                print(f"| {label} | {loss:.3f} | {100 * called:.1f}% |")
+        extra_words = (
+            f" and {len(extra_train) + len(extra_test):,} positions of {args.extra.stem} "
+            f"self-play (counted {args.extra_weight} times)"
+        )
     if args.write:
         args.out.write_text(
-            weights_json(model, args.matches, len(train) + len(test), net_loss, net_called),
+            weights_json(
+                model,
+                args.matches,
+                len(train) + len(test),
+                net_loss,
+                net_called,
+                extra_words,
+            ),
             encoding="utf-8",
         )
         print(f"\nwrote {args.out}")

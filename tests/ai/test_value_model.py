@@ -7,6 +7,7 @@ import dataclasses
 import json
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -223,3 +224,27 @@ def test_the_training_matches_can_give_seats_the_plans_standby() -> None:
     for rows in planned:
         for seat0, seat1, mover, winner in rows:
             assert mover in (0, 1) and winner in (0, 1) and seat0 and seat1
+
+
+def test_search_self_play_positions_are_written_resumed_and_read_back(tmp_path: Path) -> None:
+    """``kobo_selfplay.py`` plays matches of a search level against itself and appends each
+    match's labelled positions as a line; a second run skips the seeds already written; and
+    ``fit_kobo_value_net.py --extra`` reads the very rows back, split by match."""
+    from tests.ai.test_strength import _load_bench
+
+    selfplay = _load_bench("kobo_selfplay")
+    out = tmp_path / "strong.jsonl"
+    args = ["--level", "ismcts-strong=12", "--matches", "2", "--seed", "31", "--workers", "1"]
+    assert selfplay.main([*args, "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert [json.loads(line)["seed"] for line in lines] == [31, 32]
+    assert selfplay.main([*args, "--matches", "3", "--out", str(out)]) == 0
+    assert [json.loads(line)["seed"] for line in out.read_text().splitlines()] == [31, 32, 33]
+    fit = _load_bench("fit_kobo_value_net")
+    matches = fit.read_extra(out)
+    assert len(matches) == 3 and all(matches)
+    assert matches[0] == selfplay.fit_kobo_eval.play(31, level="ismcts-strong=12")
+    heuristic = selfplay.fit_kobo_eval.play(31)
+    assert matches[0] != heuristic  # the search's own play, not the heuristic COM's
+    train, test = fit.held_out(matches)
+    assert sorted(map(repr, train + test)) == sorted(repr(r) for m in matches for r in m)
