@@ -52,8 +52,11 @@ def play(seed: int, plan_share: float = 0.0, level: str = "heuristic") -> list[R
     state = rules.new_game(config, seed)
     assert isinstance(state, KoboState)
     noise = rng.choice([0.0, 0.05, 0.1, 0.2])
-    players = {s: rules.players["heuristic"](seed * 2 + s) for s in (0, 1)}
-    if level != "heuristic":
+    if level == "heuristic":
+        players = {s: rules.players["heuristic"](seed * 2 + s) for s in (0, 1)}
+    elif plan_share > 0:
+        raise ValueError("plan_share is for the heuristic COM's matches (a search level plans)")
+    else:
         from kessen.ai.levels import make_player
 
         noise = 0.0

@@ -33,7 +33,8 @@ def done_seeds(path: Path) -> set[int]:
     """The seeds whose matches ``path`` already holds."""
     if not path.exists():
         return set()
-    return {json.loads(line)["seed"] for line in path.read_text().splitlines() if line}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {json.loads(line)["seed"] for line in lines if line}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = [s for s in range(args.seed, args.seed + args.matches) if s not in skip]
     start = time.perf_counter()
     play = functools.partial(fit_kobo_eval.play, level=args.level)
-    with ProcessPoolExecutor(args.workers) as pool, args.out.open("a") as out:
+    with ProcessPoolExecutor(args.workers) as pool, args.out.open("a", encoding="utf-8") as out:
         for count, (seed, rows) in enumerate(zip(seeds, pool.map(play, seeds), strict=True), 1):
             out.write(json.dumps({"seed": seed, "rows": rows}) + "\n")
             out.flush()

@@ -246,5 +246,7 @@ def test_search_self_play_positions_are_written_resumed_and_read_back(tmp_path: 
     assert matches[0] == selfplay.fit_kobo_eval.play(31, level="ismcts-strong=12")
     heuristic = selfplay.fit_kobo_eval.play(31)
     assert matches[0] != heuristic  # the search's own play, not the heuristic COM's
+    with pytest.raises(ValueError, match="plan_share"):
+        selfplay.fit_kobo_eval.play(31, plan_share=0.5, level="ismcts-strong=12")
     train, test = fit.held_out(matches)
     assert sorted(map(repr, train + test)) == sorted(repr(r) for m in matches for r in m)
