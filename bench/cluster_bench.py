@@ -57,7 +57,7 @@ from typing import Any
 import httpx2
 import psycopg
 from kessen_server import ROOT, free_port, kessen, log_errors, rss, server
-from load_bench import (
+from load_clients import (
     REFUSING_STATUS,
     SLICE,
     Failed,
