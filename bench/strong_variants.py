@@ -18,8 +18,9 @@ interval, as one JSON line. Settings, joined with ``+``:
 - ``prior=X``: the weight of the heuristic COM's answer at the root (``prior_weight``, 0.3
   committed);
 - ``tree-prior=X``: the heuristic COM's answer favoured at every node below the root too, with
-  weight ``X`` (``tree_prior_weight``, 0 committed; the root's ``prior_weight`` is 0.3);
-- ``opponent-prior=X``: the same at the opponent's nodes only (``opponent_prior_weight``);
+  weight ``X`` (``tree_prior_weight``; committed 0.5 in Kōbō, ``levels.STRONG_TREE_PRIORS``,
+  since 2026-12-07; ``tree-prior=0`` plays the earlier search; the root's ``prior_weight`` is 0.3);
+- ``opponent-prior=X``: another weight at the opponent's nodes (``opponent_prior_weight``);
 - ``key-reveals=0|1``: whether the tree keys the opponent's trap flips by the card they show
   (``search_worlds.KEY_REVEALS``, 1 committed; 0 plays the search of the earlier measurements);
 - ``trap-model=X``: sampled worlds deal the opponent's face-down traps favouring strong ones,
@@ -104,8 +105,10 @@ def apply_variant(variant: str) -> None:
         elif name == "prior":
             _change_strong(prior_weight=float(value))
         elif name in ("tree-prior", "opponent-prior"):
-            field = "tree_prior_weight" if name == "tree-prior" else "opponent_prior_weight"
-            _change_strong(**{field: float(value)})
+            if name == "tree-prior":  # in every ruleset, Kōbō's committed weight included
+                _change_strong(tree_prior_weight=float(value), tree_priors=())
+            else:
+                _change_strong(opponent_prior_weight=float(value))
         elif name == "key-reveals":
             search_worlds.KEY_REVEALS = bool(int(value))
         elif name == "trap-inference":

@@ -326,6 +326,30 @@ def test_a_level_may_search_another_budget_in_one_game() -> None:
     assert variant("ismcts-strong=300").iterations_in("twgp") == 300  # one budget everywhere
 
 
+def test_the_strong_level_favours_the_heuristic_below_the_root_in_kobo_only() -> None:
+    """つよい's tree prior is Kōbō's (``STRONG_TREE_PRIORS``), for the honest level and for the
+    controls that read the true state alike (the same search); the other games search without
+    it, and so does every other level."""
+    from kessen.ai.cheater import CheatingPlayer
+    from kessen.ai.levels import STRONG_TREE_PRIORS, level, make_player
+    from kessen.ai.tournament import _build
+
+    weights = dict(STRONG_TREE_PRIORS)
+    assert weights == {"kobo": 0.5}
+    for ruleset in ("kobo", "twgp", "maken"):
+        expected = weights.get(ruleset, 0.0)
+        player = make_player(ruleset, "ismcts-strong", 1)
+        assert isinstance(player, SearchPlayer)
+        assert player.config.tree_prior_weight == expected
+        for control in ("cheater", "peeker"):
+            cheat = _build(f"{control}-ismcts-strong", ruleset, 1, 0.0)
+            assert isinstance(cheat, CheatingPlayer)
+            assert cheat.config.tree_prior_weight == expected
+        normal = make_player(ruleset, "ismcts-normal", 1)
+        assert isinstance(normal, SearchPlayer) and normal.config.tree_prior_weight == 0.0
+    assert level("ismcts-strong").config().tree_prior_weight == 0.0  # no game named: the base
+
+
 def test_contempt_costs_the_searcher_a_draw_and_the_explanation_keeps_the_win_chance() -> None:
     """With every leaf fully drawn, contempt shifts all of the searching seat's values alike,
     so the tree it grows is the same visit for visit, and the explanation shows the plain win
