@@ -35,9 +35,10 @@ interval, as one JSON line. Settings, joined with ``+``:
 - ``planned-standby=0|1``: whether つよい sets its traps and takes its tactics hand by the
   fitted plan (``search_worlds.PLANNED_STANDBY``, 1 committed; 0: the heuristic COM's standby, as in
   the earlier measurements);
-- ``hand-model=X``: in a share ``X`` of the sampled worlds the opponent's tactics hand is
-  the one the heuristic COM's rule would have taken from its public list, less what it has
-  shown since (``search_worlds.HAND_MODEL_SHARE``, 0 committed);
+- ``hand-model=X``: in a share ``X`` of the deep model's sampled worlds the opponent's tactics
+  hand is the one the heuristic COM's rule would have taken from its public list, less what it
+  has shown since (``search_worlds.HAND_MODEL_SHARE``, 1 committed; 0: the value-weighted draw,
+  as in the earlier measurements);
 - ``cheater=true-state``: probe the cheating control instead of つよい (``cheater-ismcts-strong``:
   it reads the true state, the decks' order included); ``cheater=decks-unknown``: the peeking
   control (``peeker-ismcts-strong``: the true state with the order of every deck redealt in

@@ -193,10 +193,11 @@ def test_observed_keys_name_the_trap_a_flip_would_show() -> None:
 def test_the_hand_model_deals_the_hand_a_value_rule_would_take(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With ``HAND_MODEL_SHARE`` 1 the opponent's tactics hand in every sampled world is the one
-    the heuristic COM's rule takes from the public list: against the heuristic COM itself, at its
-    first turn, that is its true hand. Every world still looks like the truth and holds every
-    card once; with the share at 0 the weighted draw rarely finds the hand."""
+    """With ``HAND_MODEL_SHARE`` 1 the opponent's tactics hand in every world the deep model
+    samples is the one the heuristic COM's rule takes from the public list: against the
+    heuristic COM itself, at its first turn, that is its true hand. Every world still looks like
+    the truth and holds every card once; with the share at 0, or in the shallow model's worlds,
+    the weighted draw rarely finds the hand."""
     from kessen.games.kobo import search_worlds
     from kessen.games.kobo.cards import CardKind
     from kessen.games.kobo.heuristic import HeuristicPlayer
@@ -221,9 +222,9 @@ def test_the_hand_model_deals_the_hand_a_value_rule_would_take(
     assert sorted(search_worlds.chosen_hand(tuple(listed), len(truth))) == truth
     view = state.view(seat)
 
-    def hands_found(share: float) -> int:
+    def hands_found(share: float, *, infer: bool = True) -> int:
         monkeypatch.setattr(search_worlds, "HAND_MODEL_SHARE", share)
-        sample = world_sampler(view, 8)
+        sample = world_sampler(view, 8, infer=infer)
         found = 0
         for index in range(60):
             world = sample(index)
@@ -235,6 +236,21 @@ def test_the_hand_model_deals_the_hand_a_value_rule_would_take(
 
     assert hands_found(1.0) == 60
     assert hands_found(0.0) < 30
+    assert hands_found(1.0, infer=False) < 30  # ふつう's worlds keep the weighted draw
+
+
+def test_the_hand_model_gives_way_once_the_shown_tactics_contradict_it() -> None:
+    """A shown tactic outside the modelled opening hand must have been drawn: the model holds
+    while the opponent has drawn enough tactics to explain every such card, and not after."""
+    from kessen.games.kobo.search_worlds import _fits_chosen_hand
+
+    expected = Counter({"a": 2, "b": 1, "c": 2})  # an opening hand of five
+    assert _fits_chosen_hand(expected, [], 5, 5)
+    assert _fits_chosen_hand(expected, ["a", "c"], 3, 5)  # played two of the hand, no draw
+    assert not _fits_chosen_hand(expected, ["d"], 4, 5)  # played one it never held or drew
+    assert _fits_chosen_hand(expected, ["d"], 5, 5)  # ... unless it drew one since
+    assert not _fits_chosen_hand(expected, ["b", "b"], 3, 5)  # a second "b" needs a draw
+    assert _fits_chosen_hand(expected, ["b", "b", "d"], 4, 5)  # two draws explain both
 
 
 def test_trap_inference_deals_only_traps_at_least_as_strong_as_a_discarded_one() -> None:

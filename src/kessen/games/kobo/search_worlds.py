@@ -133,7 +133,9 @@ def _modelled_tactics(state: KoboState, opp: int, rng: random.Random) -> None:
     the tactics it has shown since (played, excluded), the rest of the hand drawn at random.
 
     The hand and the deck together hold exactly the unseen tactics of the public list; only
-    which of them sit in the hand is redrawn. A probe of an opponent model (``HAND_MODEL_SHARE``).
+    which of them sit in the hand is redrawn. Once the shown tactics contradict that opening
+    hand (:func:`_fits_chosen_hand`), the weighted draw deals the hand instead
+    (``HAND_MODEL_SHARE``).
     """
     hand, deck = state.zone(opp, THAND), state.zone(opp, TDECK)
     if not hand:
@@ -145,7 +147,11 @@ def _modelled_tactics(state: KoboState, opp: int, rng: random.Random) -> None:
     config = state.config
     size = config.first_tactics if state.first_player == opp else config.second_tactics
     expected = Counter(chosen_hand(tuple(sorted(defs[c].slug for c in mine)), size))
-    expected.subtract(defs[c].slug for c in mine if c not in unseen)
+    shown = [defs[c].slug for c in mine if c not in unseen]
+    if not _fits_chosen_hand(expected, shown, len(hand), size):
+        _weighted_tactics(state, opp, rng, OPPONENT_MODEL_POWER)
+        return
+    expected.subtract(shown)
     keep: list[int] = []
     rest: list[int] = []
     for card in pool:
@@ -162,6 +168,18 @@ def _modelled_tactics(state: KoboState, opp: int, rng: random.Random) -> None:
     fill = len(hand) - len(keep)
     hand[:] = keep + rest[:fill]
     deck[:] = rest[fill:]
+
+
+def _fits_chosen_hand(expected: Counter[str], shown: list[str], held: int, size: int) -> bool:
+    """Whether the opponent's shown tactics (played or excluded) could have come from the
+    ``expected`` opening hand of ``size`` cards and its draws since: every shown card outside
+    that hand must have been drawn, and the opponent has drawn at most ``held + len(shown) -
+    size`` tactics (what entered its hand, counting every shown card as having left it). A
+    player who chose otherwise soon shows it, and the model then gives way to the weighted draw.
+    """
+    outside = Counter(shown)
+    outside.subtract(expected)
+    return sum(n for n in outside.values() if n > 0) <= held + len(shown) - size
 
 
 def discarded_trap_floor(view: Json, seat: int) -> float | None:
@@ -218,10 +236,11 @@ def _inferred_traps(state: KoboState, opp: int, rng: random.Random, floor: float
     _set_face_down(state, opp, slots, chosen)
 
 
-HAND_MODEL_SHARE = 0.0
-"""Share of sampled worlds whose opponent's tactics hand is the one the heuristic COM's rule
-would have taken (:func:`_modelled_tactics`) instead of the value-weighted draw (0: never; a
-probe, ``strong_variants.py hand-model=X``)."""
+HAND_MODEL_SHARE = 1.0
+"""Share of the deep model's sampled worlds whose opponent's tactics hand is the one a player
+choosing by card value would have taken (:func:`_modelled_tactics`) instead of the
+value-weighted draw (0: never, as in the measurements before it; ``strong_variants.py
+hand-model=X``)."""
 OPPONENT_MODEL_POWER = 2.0
 """How strongly sampled opponent tactics hands favour strong cards (0: uniform)."""
 TRAP_MODEL_POWER = 0.0
@@ -247,22 +266,25 @@ def world_sampler(view: Json, seed: int, *, infer: bool = False) -> Callable[[in
     ``view`` and with nothing else. An opponent model then redeals which of the opponent's
     unseen tactics are in its hand, favouring strong cards (a player picks most of its opening
     tactics hand): public deck list and counts only. ``infer`` (the deep model's, see
-    :func:`inferring_sampler`): the worlds also respect what the opponent's public choices
-    say, the traps it discarded in its standby and a pass it has just made in the chain.
+    :func:`inferring_sampler`): the opponent's tactics hand is the one a player choosing by
+    card value would have opened with (:data:`HAND_MODEL_SHARE`), and the worlds also respect
+    what the opponent's public choices say, the traps it discarded in its standby and a pass
+    it has just made in the chain.
     """
     base = world_from_view(view, seed)
     seat: int = view["viewer"]
     opp = 1 - seat
     floor = discarded_trap_floor(view, opp) if infer and TRAP_INFERENCE else None
     passed = infer and PASS_INFERENCE and opponent_just_passed(view)
+    hand_model = HAND_MODEL_SHARE if infer else 0.0
 
     def deal(index: int, attempt: int) -> KoboState:
         salt = index + attempt * 0x5851F42D4C957F2D
         world = base.resample_hidden(seat, seed ^ (salt * 0x9E3779B97F4A7C15 & (2**63 - 1)))
         world.rng = Rng(seed * 1_000_003 + index)
-        if OPPONENT_MODEL_POWER or TRAP_MODEL_POWER or HAND_MODEL_SHARE or floor is not None:
+        if OPPONENT_MODEL_POWER or TRAP_MODEL_POWER or hand_model or floor is not None:
             rng = random.Random(seed * 7_919 + salt)
-            if HAND_MODEL_SHARE and rng.random() < HAND_MODEL_SHARE:
+            if hand_model and rng.random() < hand_model:
                 _modelled_tactics(world, opp, rng)
             elif OPPONENT_MODEL_POWER:
                 _weighted_tactics(world, opp, rng, OPPONENT_MODEL_POWER)
@@ -303,11 +325,13 @@ def would_pass(world: KoboState, seat: int) -> bool:
 
 
 def inferring_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
-    """The deep model's :func:`world_sampler`, with two inferences from the opponent's public
-    choices: its face-down traps are dealt among those worth at least the best trap it
-    discarded in its standby (:func:`_inferred_traps`, :data:`TRAP_INFERENCE`), and right
-    after it passed in the chain a world in which it would have answered is redealt
-    (:func:`would_pass`, :data:`PASS_INFERENCE`)."""
+    """The deep model's :func:`world_sampler`: the opponent's tactics hand is the one a
+    player choosing by card value would have opened with, less what it has shown since, while
+    its shown tactics allow it (:func:`_modelled_tactics`, :data:`HAND_MODEL_SHARE`), and two
+    inferences from its public choices hold: its face-down traps are dealt among those worth
+    at least the best trap it discarded in its standby (:func:`_inferred_traps`,
+    :data:`TRAP_INFERENCE`), and right after it passed in the chain a world in which it would
+    have answered is redealt (:func:`would_pass`, :data:`PASS_INFERENCE`)."""
     return world_sampler(view, seed, infer=True)
 
 
