@@ -78,6 +78,7 @@ COMPILED: tuple[str, ...] = (
     "games/kobo/standby",
     "games/kobo/state",
     "games/kobo/surprise",
+    "games/kobo/trap_memory",
     "games/kobo/value_model",
     "games/kobo/view",
     "games/kobo/worlds",

@@ -55,6 +55,11 @@ Observed = Callable[[GameState, list[Action]], list[Action]]
 #: A copy of a true state in which what *no* seat can see (the order of decks, say) is redealt
 #: from a seed; every seat's view stays the same. Only the honesty control uses it.
 RedealUnseen = Callable[[GameState, int], GameState]
+#: What a seat keeps in mind across its decisions of one match, from its own views only: called
+#: with each view it decides from and the notes so far (``None`` at first), returns the notes.
+Remember = Callable[[Json, Any], Any]
+#: The world sampler of a seat that keeps notes: :data:`WorldSampler` with the notes as well.
+NotedSampler = Callable[[Json, int, Any], Callable[[int], GameState]]
 #: How much of a draw a (finished or leaf) state is, in [0, 1]: 1 for a drawn game, something
 #: between where a game's own draw rule is about to end it (for :attr:`SearchConfig.contempt`).
 Drawish = Callable[[GameState], float]
@@ -82,6 +87,11 @@ class SearchHooks:
     redeal_unseen: RedealUnseen | None = None
     #: How drawn a leaf is, for a searcher with contempt for draws (games with a draw rule).
     drawish: Drawish | None = None
+    #: Notes a searcher keeps from the views of its earlier decisions (say, the moments the
+    #: opponent passed with cards face down), and the sampler that deals worlds respecting them.
+    #: Both or neither; a player that lost its notes (a restarted server) simply starts anew.
+    remember: Remember | None = None
+    noted_sampler: NotedSampler | None = None
 
 
 @dataclass(frozen=True)
@@ -211,11 +221,13 @@ def search(
     config: SearchConfig,
     seed: int,
     sampler: Callable[[int], GameState] | None = None,
+    notes: Any = None,
 ) -> SearchResult:
     """Search from ``view`` (the deciding seat's) and return the best of ``legal``.
 
     ``sampler`` overrides the ruleset's world sampler (the cheating experiment passes one that
-    returns the true state); honest players never pass it.
+    returns the true state); honest players never pass it. ``notes``: what the seat kept from
+    its earlier views (:attr:`SearchHooks.remember`), for the ruleset's noted sampler.
     """
     start = time.perf_counter()
     actions = list(legal)
@@ -226,7 +238,12 @@ def search(
         only = Candidate(actions[0], 0, float("nan"))
         return SearchResult(actions[0], (only,), 0, time.perf_counter() - start)
     rng = random.Random(seed)
-    sample = sampler if sampler is not None else hooks.world_sampler(view, rng.randrange(2**62))
+    if sampler is not None:
+        sample = sampler
+    elif notes is not None and hooks.noted_sampler is not None:
+        sample = hooks.noted_sampler(view, rng.randrange(2**62), notes)
+    else:
+        sample = hooks.world_sampler(view, rng.randrange(2**62))
     evaluate, rollout, observed = hooks.evaluate, hooks.rollout, hooks.observed
     contempt = config.contempt
     drawish = hooks.drawish if contempt else None
@@ -353,6 +370,9 @@ class SearchPlayer:
     random instead of the search's answer (the easiest level's slips, where a small search
     alone already beats the rule-based COM); the draw is seeded like the search, so a seeded
     game still replays, and the explanation still shows what the search found.
+
+    With :attr:`SearchHooks.remember` it keeps notes from each view it is shown (one player per
+    seat and match), and its worlds respect them.
     """
 
     def __init__(
@@ -372,12 +392,15 @@ class SearchPlayer:
         self.mistakes = mistakes
         self.last_result: SearchResult | None = None
         self.last_explanation: list[Json] = []
+        self.notes: Any = None
 
     def choose(self, view: Json, legal: Sequence[Action]) -> Action:
         """Search from ``view`` and return the most visited legal action.
 
         A prompt the ruleset calls routine (``hooks.routine``) is answered without search.
         """
+        if self.hooks.remember is not None:
+            self.notes = self.hooks.remember(view, self.notes)
         if self.hooks.routine is not None and len(legal) > 1:
             action = self.hooks.routine(view, legal)
             if action is not None and action in legal:
@@ -387,7 +410,14 @@ class SearchPlayer:
                 ]
                 return action
         try:
-            result = search(view, legal, self.hooks, self.config, decision_seed(self.seed, view))
+            result = search(
+                view,
+                legal,
+                self.hooks,
+                self.config,
+                decision_seed(self.seed, view),
+                notes=self.notes,
+            )
         except ValueError as err:  # a view the ruleset cannot rebuild: answer, don't crash
             action = self.hooks.prior(view, legal) if self.hooks.prior is not None else None
             action = action if action is not None and action in legal else legal[0]

@@ -5,8 +5,9 @@ sampler, the evaluation and the rollout (:mod:`kessen.games.kobo.evaluate`). Eac
 starts from the one :func:`~kessen.games.kobo.worlds.world_from_view` rebuilds from the deciding
 seat's view, its hidden parts redealt by the ruleset's resampler; an opponent model then redeals
 which of the unseen cards the opponent holds (:func:`world_sampler`). The deep model also infers
-from the opponent's public choices (:func:`inferring_sampler`) and keys the opponent's trap
-flips by the card they show (:func:`observed`).
+from the opponent's public choices (:func:`inferring_sampler`), remembers its passes over
+face-down traps (:func:`remembering_sampler`) and keys the opponent's trap flips by the card
+they show (:func:`observed`).
 
 The tunables below (:data:`OPPONENT_MODEL_POWER`, :data:`KEY_REVEALS`, ...) are read at each
 call, so a probe sets them on this module.
@@ -26,6 +27,7 @@ from kessen.engine.rng import Rng
 from kessen.games.kobo.card_sets import active_set_pool
 from kessen.games.kobo.cards import CardKind
 from kessen.games.kobo.state import EMPTY, HAND, MAIN_DECK, SLOTS, TDECK, THAND, KoboState
+from kessen.games.kobo.trap_memory import honour_passes, ruled_out
 from kessen.games.kobo.worlds import chain_passes_of, world_from_view
 
 
@@ -64,15 +66,15 @@ def _weighted_traps(state: KoboState, opp: int, rng: random.Random, power: float
     weighted by ``card_value ** power``. A trap leaving a slot takes the place of the one that
     replaces it, so the hand and the deck keep their sizes and their random order.
     """
-    slots, pool = _unseen_traps(state, opp)
+    slots, pool = unseen_traps(state, opp)
     if not slots:
         return
     keys = [rng.random() ** _key_exponent(state.defs[c].slug, power) for c in pool]
     chosen = [c for _, c in sorted(zip(keys, pool, strict=True), reverse=True)[: len(slots)]]
-    _set_face_down(state, opp, slots, chosen)
+    set_face_down(state, opp, slots, chosen)
 
 
-def _unseen_traps(state: KoboState, opp: int) -> tuple[list[int], list[int]]:
+def unseen_traps(state: KoboState, opp: int) -> tuple[list[int], list[int]]:
     """The strategy indices of the opponent's face-down traps, and its unseen traps: those in
     the slots first, then those in its main hand and deck."""
     start = opp * SLOTS
@@ -87,7 +89,7 @@ def _unseen_traps(state: KoboState, opp: int) -> tuple[list[int], list[int]]:
     return slots, pool
 
 
-def _set_face_down(state: KoboState, opp: int, slots: list[int], chosen: list[int]) -> None:
+def set_face_down(state: KoboState, opp: int, slots: list[int], chosen: list[int]) -> None:
     """Put ``chosen`` (unseen traps of the opponent) face down into ``slots``, in order; a trap
     leaving a slot takes the place in the hand or deck of the one that replaces it."""
     set_now = [state.strategy[i] for i in slots]
@@ -222,7 +224,7 @@ def _inferred_traps(state: KoboState, opp: int, rng: random.Random, floor: float
     """
     from kessen.games.kobo.evaluate import card_value
 
-    slots, pool = _unseen_traps(state, opp)
+    slots, pool = unseen_traps(state, opp)
     if not slots:
         return
     value = {c: card_value(state.defs[c].slug) for c in pool}
@@ -233,7 +235,7 @@ def _inferred_traps(state: KoboState, opp: int, rng: random.Random, floor: float
         weaker = sorted((c for c in pool if value[c] < floor), key=lambda c: -value[c])
         chosen = eligible + weaker[: len(slots) - len(eligible)]
         rng.shuffle(chosen)
-    _set_face_down(state, opp, slots, chosen)
+    set_face_down(state, opp, slots, chosen)
 
 
 HAND_MODEL_SHARE = 1.0
@@ -258,7 +260,9 @@ worth at least the best trap it discarded in its standby (:func:`_inferred_traps
 uniformly (for probes)."""
 
 
-def world_sampler(view: Json, seed: int, *, infer: bool = False) -> Callable[[int], GameState]:
+def world_sampler(
+    view: Json, seed: int, *, infer: bool = False, avoid: dict[int, frozenset[str]] | None = None
+) -> Callable[[int], GameState]:
     """For search: rebuild one world from ``view``, then redeal its hidden parts per sample.
 
     Each sample is the ruleset's own resampler (:meth:`KoboState.resample_hidden`) applied to
@@ -269,7 +273,8 @@ def world_sampler(view: Json, seed: int, *, infer: bool = False) -> Callable[[in
     :func:`inferring_sampler`): the opponent's tactics hand is the one a player choosing by
     card value would have opened with (:data:`HAND_MODEL_SHARE`), and the worlds also respect
     what the opponent's public choices say, the traps it discarded in its standby and a pass
-    it has just made in the chain.
+    it has just made in the chain. ``avoid``: per strategy index of the opponent's, the traps
+    its earlier passes rule out there (:func:`~kessen.games.kobo.trap_memory.ruled_out`).
     """
     base = world_from_view(view, seed)
     seat: int = view["viewer"]
@@ -292,6 +297,8 @@ def world_sampler(view: Json, seed: int, *, infer: bool = False) -> Callable[[in
                 _inferred_traps(world, opp, rng, floor)
             elif TRAP_MODEL_POWER:
                 _weighted_traps(world, opp, rng, TRAP_MODEL_POWER)
+        if avoid:
+            honour_passes(world, opp, random.Random(seed * 7_927 + salt), avoid)
         return world
 
     def sample(index: int) -> GameState:
@@ -335,6 +342,14 @@ def inferring_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
     return world_sampler(view, seed, infer=True)
 
 
+def remembering_sampler(view: Json, seed: int, notes: Any) -> Callable[[int], GameState]:
+    """:func:`inferring_sampler` that also deals, in each slot the opponent's past passes in the
+    chain speak of, a trap it would not have flipped there (:mod:`~kessen.games.kobo.trap_memory`;
+    ``notes`` from :func:`~kessen.games.kobo.trap_memory.remember`)."""
+    avoid = ruled_out(view, notes) if isinstance(notes, tuple) and notes else None
+    return world_sampler(view, seed, infer=True, avoid=avoid)
+
+
 REVEALING_VERBS = frozenset({"trap", "exclude-trap"})
 """Actions on a face-down trap, which show it to the opponent: flipping it, excluding it."""
 PLANNED_STANDBY = True
@@ -376,12 +391,14 @@ def search_hooks(deep: bool = False) -> Any:
     deep_evaluate`, :func:`~kessen.games.kobo.evaluate.deep_rollout`) instead of the material
     balance after one turn, and a tree that keys the opponent's trap flips by the card they
     show (:func:`observed`), worlds that respect the opponent's public choices
-    (:func:`inferring_sampler`), and the standby plan of :mod:`kessen.games.kobo.standby` for
+    (:func:`inferring_sampler`) and its past passes over face-down traps
+    (:func:`remembering_sampler`), and the standby plan of :mod:`kessen.games.kobo.standby` for
     the routine standby prompts.
     """
     # Modules imported as ``import a.b as c``: in a function, mypyc loses ``from a import b``.
     import kessen.games.kobo.evaluate as judge
     import kessen.games.kobo.standby as standby
+    import kessen.games.kobo.trap_memory as trap_memory
     from kessen.ai.ismcts import SearchHooks
     from kessen.games.kobo.resample import redeal_unseen
 
@@ -394,4 +411,6 @@ def search_hooks(deep: bool = False) -> Any:
         state_prior=judge.state_prior,
         observed=observed if deep and KEY_REVEALS else None,
         redeal_unseen=redeal_unseen,
+        remember=trap_memory.remember if deep else None,
+        noted_sampler=remembering_sampler if deep else None,
     )
