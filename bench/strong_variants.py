@@ -41,7 +41,7 @@ interval, as one JSON line. Settings, joined with ``+``:
   as in the earlier measurements);
 - ``pass-memory=0|1``: whether the deep model remembers the opponent's past passes in the
   chain over its face-down traps and deals, in those slots, traps it would not have flipped
-  (``trap_memory.PASS_MEMORY``, 1 committed; 0: each pass counts only at the decision right
+  (``pass_memory.PASS_MEMORY``, 1 committed; 0: each pass counts only at the decision right
   after it, as in the earlier measurements);
 - ``cheater=true-state``: probe the cheating control instead of つよい (``cheater-ismcts-strong``:
   it reads the true state, the decks' order included); ``cheater=decks-unknown``: the peeking
@@ -81,7 +81,7 @@ from kessen.ai.cheater import CheatingPlayer
 from kessen.ai.ismcts import SearchPlayer, decision_seed
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.games.kobo import evaluate, search_worlds, trap_memory
+from kessen.games.kobo import evaluate, search_worlds, pass_memory
 
 STANDBY_PROMPTS = frozenset(
     {"standby", "place", "set", "deploy", "deploy_target", "nominate", "tactics"}
@@ -125,7 +125,7 @@ def apply_variant(variant: str) -> None:
         elif name == "hand-model":
             search_worlds.HAND_MODEL_SHARE = float(value)
         elif name == "pass-memory":
-            trap_memory.PASS_MEMORY = bool(int(value))
+            pass_memory.PASS_MEMORY = bool(int(value))
         elif name == "cheater":
             if value not in ("true-state", "decks-unknown"):
                 raise ValueError(f"cheater={value!r}: true-state or decks-unknown")

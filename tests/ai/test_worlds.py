@@ -253,6 +253,56 @@ def test_the_hand_model_gives_way_once_the_shown_tactics_contradict_it() -> None
     assert _fits_chosen_hand(expected, ["b", "b", "d"], 4, 5)  # two draws explain both
 
 
+def test_a_world_deals_the_weighted_draw_once_the_opponent_contradicts_the_hand_model() -> None:
+    """End to end: while the opponent's shown tactics fit the modelled opening hand, a world
+    deals that hand; once it has shown more tactics from outside it than it can have drawn,
+    the world's hand is exactly the value-weighted draw's."""
+    from kessen.games.kobo.heuristic import HeuristicPlayer
+    from kessen.games.kobo.search_worlds import (
+        OPPONENT_MODEL_POWER,
+        _modelled_tactics,
+        _weighted_tactics,
+        chosen_hand,
+    )
+    from kessen.games.kobo.state import RETREAT, TDECK, THAND
+
+    rules = registry.get("kobo")
+    state = rules.new_game({**rules.default_config, "decks": ["fortress", "fortress"]}, 3)
+    assert isinstance(state, KoboState)
+    heuristic = HeuristicPlayer(0)
+    while state.pending is not None and state.pending.prompt != "turn":
+        state.apply(heuristic.choose(state.view(state.pending.seat), state.legal_actions()))
+    opp = 1 - state.turn_player
+    hand, deck = state.zone(opp, THAND), state.zone(opp, TDECK)
+    size = len(hand)
+    expected = Counter(chosen_hand(tuple(sorted(state.defs[c].slug for c in hand + deck)), size))
+
+    def dealt(world: KoboState, deal: Callable[[KoboState], None]) -> list[str]:
+        deal(world)
+        return sorted(world.defs[c].slug for c in world.zone(opp, THAND))
+
+    fits = state.clone()
+    assert dealt(fits, lambda w: _modelled_tactics(w, opp, random.Random(1))) == sorted(
+        expected.elements()
+    )
+    # Two tactics the model's hand lacks go to the retreat from the deck, and two cards leave
+    # the hand for the deck: shown from outside the hand with no draw to explain them.
+    contradicted = state.clone()
+    c_hand, c_deck = contradicted.zone(opp, THAND), contradicted.zone(opp, TDECK)
+    outside = [c for c in c_deck if expected[contradicted.defs[c].slug] == 0][:2]
+    assert len(outside) == 2
+    for card in outside:
+        c_deck.remove(card)
+        contradicted.zone(opp, RETREAT).append(card)
+    c_deck.extend([c_hand.pop(), c_hand.pop()])
+    weighted = contradicted.clone()
+    modelled_hand = dealt(contradicted, lambda w: _modelled_tactics(w, opp, random.Random(2)))
+    weighted_hand = dealt(
+        weighted, lambda w: _weighted_tactics(w, opp, random.Random(2), OPPONENT_MODEL_POWER)
+    )
+    assert modelled_hand == weighted_hand and len(modelled_hand) == size - 2
+
+
 def test_trap_inference_deals_only_traps_at_least_as_strong_as_a_discarded_one() -> None:
     """Against the heuristic COM, which sets its strongest traps and discards the rest, every
     trap it set is worth at least the best one it discarded (public). The deep model's sampler

@@ -80,7 +80,13 @@ class Cluster(Protocol):
         """The cluster's address, for messages."""
 
     async def decide(
-        self, ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+        self,
+        ruleset: str,
+        level: str,
+        seed: int,
+        view: Json,
+        legal: list[Action],
+        notes: Any = None,
     ) -> tuple[Action, Any]:
         """:func:`decide` on the cluster; :class:`ClusterGone` if it is gone, another error if
         this decision failed there."""
@@ -90,12 +96,12 @@ class Cluster(Protocol):
 
 
 def decide(
-    ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+    ruleset: str, level: str, seed: int, view: Json, legal: list[Action], notes: Any = None
 ) -> tuple[Action, Any]:
     """COM's decision and its explanation as JSON (what a worker runs; picklable in and out)."""
     from kessen.server.session import candidates_json, com_choice
 
-    action, why = com_choice(ruleset, level, seed, view, legal)
+    action, why = com_choice(ruleset, level, seed, view, legal, notes)
     return action, candidates_json(why)
 
 
@@ -137,15 +143,23 @@ class ComPool:
             self.workers = self.cluster.width if self.cluster is not None else default_workers()
 
     async def choose(
-        self, priority: int, ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+        self,
+        priority: int,
+        ruleset: str,
+        level: str,
+        seed: int,
+        view: Json,
+        legal: list[Action],
+        notes: Any = None,
     ) -> tuple[Action, Any]:
         """COM ``level``'s action for ``view``: a quick level's at once, on the loop; a search
-        level's once a worker is free for it (by ``priority``, then in arrival order)."""
+        level's once a worker is free for it (by ``priority``, then in arrival order).
+        ``notes``: what that COM seat kept from its earlier views (its level's search)."""
         if level in QUICK_LEVELS:
-            return decide(ruleset, level, seed, view, legal)
+            return decide(ruleset, level, seed, view, legal, notes)
         await self._admit(priority)
         try:
-            return await self._run(self.processes, decide, ruleset, level, seed, view, legal)
+            return await self._run(self.processes, decide, ruleset, level, seed, view, legal, notes)
         finally:
             self._release()
 

@@ -50,7 +50,7 @@ _niced = False
 
 
 def ray_decide(
-    ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+    ruleset: str, level: str, seed: int, view: Json, legal: list[Action], notes: Any = None
 ) -> tuple[Action, Any]:
     """:func:`~kessen.server.com_pool.decide` in a Ray worker, which thinks at a lower CPU
     priority (:data:`~kessen.server.com_pool.WORKER_NICENESS`), as the local workers do: a
@@ -60,7 +60,7 @@ def ray_decide(
         with contextlib.suppress(OSError, AttributeError):  # not on every platform
             os.nice(WORKER_NICENESS)
         _niced = True
-    return decide(ruleset, level, seed, view, legal)
+    return decide(ruleset, level, seed, view, legal, notes)
 
 
 def ray_probe() -> str:
@@ -189,7 +189,13 @@ class RayCom:
         return self.address
 
     async def decide(
-        self, ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+        self,
+        ruleset: str,
+        level: str,
+        seed: int,
+        view: Json,
+        legal: list[Action],
+        notes: Any = None,
     ) -> tuple[Action, Any]:
         """COM's decision, made by a Ray task. :class:`~kessen.server.com_pool.ClusterGone` if
         the cluster is gone (its local raylet died, the client lost its connection, Ray was
@@ -200,7 +206,7 @@ class RayCom:
         if ray is None or self._remote is None or not ray.is_initialized():
             raise ClusterGone("Ray is not initialized in this process")
         try:
-            ref = self._remote.remote(ruleset, level, seed, view, legal)
+            ref = self._remote.remote(ruleset, level, seed, view, legal, notes)
         except _gone_errors(ray) as err:
             raise ClusterGone(type(err).__name__) from err
         try:

@@ -63,7 +63,7 @@ from kessen.server.limits import (
 )
 from kessen.server.protocol import error
 from kessen.server.security import same_secret
-from kessen.server.session import Session
+from kessen.server.session import Session, com_notes
 from kessen.store.leases import LeaseLostError
 
 DEFAULT_PACE = 3.0
@@ -380,10 +380,12 @@ class Hub:
                         continue
                     view, legal = _com_input(session.live, seat)
                     com_seed = session.com_seed()
+                    level = session.com[seat]
+                    notes = com_notes(session.ruleset, level, view, session.com_notes.get(seat))
                 priority = PERSON_WAITS if session.human_seats else ONLY_WATCHED
                 try:
                     action, why = await self.com_pool.choose(
-                        priority, session.ruleset, session.com[seat], com_seed, view, legal
+                        priority, session.ruleset, level, com_seed, view, legal, notes
                     )
                 except Exception:  # com_choice already falls back; this is a last guard
                     _log.exception("COM of session %s failed", session.id)
@@ -392,6 +394,7 @@ class Hub:
                 async with lock:
                     if session.version != version or session.com_to_move() != seat:
                         continue
+                    session.com_notes[seat] = notes
                     try:
                         session.apply_com(seat, action, why)
                     except LeaseLostError:  # another process serves it now: nothing written

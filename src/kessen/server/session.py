@@ -55,9 +55,12 @@ OVER_MESSAGE: Final = two_people.OVER
 
 
 def com_choice(
-    ruleset: str, level: str, seed: int, view: Json, legal: list[Action]
+    ruleset: str, level: str, seed: int, view: Json, legal: list[Action], notes: Any = None
 ) -> tuple[Action, Any]:
     """COM ``level``'s action for ``view`` and its explanation (the "why").
+
+    ``notes``: what this COM seat kept from its earlier views (:func:`com_notes`, taken on
+    ``view`` already), for a level whose search keeps notes.
 
     A COM that fails (a defect in a player or in a ruleset's search hooks) must not stall the
     match: the failure is logged with its traceback, and the ruleset's heuristic COM answers
@@ -68,6 +71,8 @@ def com_choice(
     rules = registry.get(ruleset)
     try:
         player = rules.players[level](seed)
+        if notes is not None and hasattr(player, "notes"):
+            player.notes = notes
         return player.choose(view, legal), getattr(player, "last_explanation", None)
     except Exception as err:  # any COM defect: log it, answer, play on
         logging.getLogger(__name__).exception("COM %s failed on %s", level, ruleset)
@@ -77,6 +82,19 @@ def com_choice(
         backup = rules.players["heuristic"](seed).choose(view, legal)
         action = backup if backup in legal else action
     return action, [{"action": str(action), "visits": 0, "value": None, "by": reason}]
+
+
+def com_notes(ruleset: str, level: str, view: Json, notes: Any) -> Any:
+    """What COM ``level`` keeps in mind once it has seen ``view`` (its own decision view),
+    given what it kept before: the notes of its search's hooks (``None`` for a level that
+    keeps none). Built from that seat's views alone; a failure forgets, never stalls."""
+    try:
+        player = registry.get(ruleset).players[level](0)
+        remember = getattr(getattr(player, "hooks", None), "remember", None)
+        return None if remember is None else remember(view, notes)
+    except Exception:  # a defect in a ruleset's hook: COM then plays without its notes
+        logging.getLogger(__name__).exception("COM %s notes failed on %s", level, ruleset)
+        return None
 
 
 @dataclass
@@ -104,6 +122,9 @@ class Session:
     version: int = 0
     recorder: Recorder | None = None
     why: Json | None = None
+    com_notes: dict[int, Any] = field(default_factory=dict)
+    """What each COM seat keeps from its own earlier views (:func:`com_notes`). Not stored:
+    a session restored from the store starts without them, its COM knowing less, never more."""
     floor: int = 0
     """Undo never goes back past this many actions (a branch starts where it continued)."""
     undo_rule: UndoRule = field(default_factory=UndoRule)
@@ -413,7 +434,9 @@ class Session:
         if seat is None:
             return None
         view, legal = self.live.view(seat), self.live.legal_actions()
-        action, why = com_choice(self.ruleset, self.com[seat], self.com_seed(), view, legal)
+        notes = com_notes(self.ruleset, self.com[seat], view, self.com_notes.get(seat))
+        action, why = com_choice(self.ruleset, self.com[seat], self.com_seed(), view, legal, notes)
+        self.com_notes[seat] = notes
         self.apply_com(seat, action, why)
         return action
 

@@ -5,8 +5,8 @@ sampler, the evaluation and the rollout (:mod:`kessen.games.kobo.evaluate`). Eac
 starts from the one :func:`~kessen.games.kobo.worlds.world_from_view` rebuilds from the deciding
 seat's view, its hidden parts redealt by the ruleset's resampler; an opponent model then redeals
 which of the unseen cards the opponent holds (:func:`world_sampler`). The deep model also infers
-from the opponent's public choices (:func:`inferring_sampler`), remembers its passes over
-face-down traps (:func:`remembering_sampler`) and keys the opponent's trap flips by the card
+from the opponent's public choices (:func:`inferring_sampler`), remembers its passes
+(:func:`remembering_sampler`) and keys the opponent's trap flips by the card
 they show (:func:`observed`).
 
 The tunables below (:data:`OPPONENT_MODEL_POWER`, :data:`KEY_REVEALS`, ...) are read at each
@@ -26,8 +26,8 @@ from kessen.engine.contract import GameState, Json
 from kessen.engine.rng import Rng
 from kessen.games.kobo.card_sets import active_set_pool
 from kessen.games.kobo.cards import CardKind
+from kessen.games.kobo.pass_memory import Avoid, honour_passes, ruled_out
 from kessen.games.kobo.state import EMPTY, HAND, MAIN_DECK, SLOTS, TDECK, THAND, KoboState
-from kessen.games.kobo.trap_memory import honour_passes, ruled_out
 from kessen.games.kobo.worlds import chain_passes_of, world_from_view
 
 
@@ -261,7 +261,7 @@ uniformly (for probes)."""
 
 
 def world_sampler(
-    view: Json, seed: int, *, infer: bool = False, avoid: dict[int, frozenset[str]] | None = None
+    view: Json, seed: int, *, infer: bool = False, avoid: Avoid | None = None
 ) -> Callable[[int], GameState]:
     """For search: rebuild one world from ``view``, then redeal its hidden parts per sample.
 
@@ -273,8 +273,8 @@ def world_sampler(
     :func:`inferring_sampler`): the opponent's tactics hand is the one a player choosing by
     card value would have opened with (:data:`HAND_MODEL_SHARE`), and the worlds also respect
     what the opponent's public choices say, the traps it discarded in its standby and a pass
-    it has just made in the chain. ``avoid``: per strategy index of the opponent's, the traps
-    its earlier passes rule out there (:func:`~kessen.games.kobo.trap_memory.ruled_out`).
+    it has just made in the chain. ``avoid``: the traps and tactics the opponent's earlier passes
+    rule out (:func:`~kessen.games.kobo.pass_memory.ruled_out`).
     """
     base = world_from_view(view, seed)
     seat: int = view["viewer"]
@@ -297,7 +297,7 @@ def world_sampler(
                 _inferred_traps(world, opp, rng, floor)
             elif TRAP_MODEL_POWER:
                 _weighted_traps(world, opp, rng, TRAP_MODEL_POWER)
-        if avoid:
+        if avoid is not None:
             honour_passes(world, opp, random.Random(seed * 7_927 + salt), avoid)
         return world
 
@@ -343,10 +343,13 @@ def inferring_sampler(view: Json, seed: int) -> Callable[[int], GameState]:
 
 
 def remembering_sampler(view: Json, seed: int, notes: Any) -> Callable[[int], GameState]:
-    """:func:`inferring_sampler` that also deals, in each slot the opponent's past passes in the
-    chain speak of, a trap it would not have flipped there (:mod:`~kessen.games.kobo.trap_memory`;
-    ``notes`` from :func:`~kessen.games.kobo.trap_memory.remember`)."""
+    """:func:`inferring_sampler` whose worlds also agree with the opponent's past passes in the
+    chain: no trap it would have flipped in a slot still face down, no more tactics it would
+    have played in its hand than the cards it has taken since (:mod:`~kessen.games.kobo.
+    pass_memory`; ``notes`` from :func:`~kessen.games.kobo.pass_memory.remember`)."""
     avoid = ruled_out(view, notes) if isinstance(notes, tuple) and notes else None
+    if avoid is not None and not avoid.traps and not avoid.tactics:
+        avoid = None
     return world_sampler(view, seed, infer=True, avoid=avoid)
 
 
@@ -397,8 +400,8 @@ def search_hooks(deep: bool = False) -> Any:
     """
     # Modules imported as ``import a.b as c``: in a function, mypyc loses ``from a import b``.
     import kessen.games.kobo.evaluate as judge
+    import kessen.games.kobo.pass_memory as pass_memory
     import kessen.games.kobo.standby as standby
-    import kessen.games.kobo.trap_memory as trap_memory
     from kessen.ai.ismcts import SearchHooks
     from kessen.games.kobo.resample import redeal_unseen
 
@@ -411,6 +414,6 @@ def search_hooks(deep: bool = False) -> Any:
         state_prior=judge.state_prior,
         observed=observed if deep and KEY_REVEALS else None,
         redeal_unseen=redeal_unseen,
-        remember=trap_memory.remember if deep else None,
+        remember=pass_memory.remember if deep else None,
         noted_sampler=remembering_sampler if deep else None,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -15,9 +16,16 @@ from kessen.engine import registry
 from kessen.engine.contract import Json
 from kessen.engine.players import play_out
 from kessen.games.kobo.heuristic import HeuristicPlayer
+from kessen.games.kobo.pass_memory import (
+    Avoid,
+    PassNotes,
+    remember,
+    ruled_out,
+    tactics_beyond,
+)
+from kessen.games.kobo.schema import load_pool
 from kessen.games.kobo.search_worlds import remembering_sampler, world_sampler
 from kessen.games.kobo.state import KoboState
-from kessen.games.kobo.trap_memory import TrapNotes, remember, ruled_out
 
 
 def _dump(view: Json) -> str:
@@ -25,18 +33,33 @@ def _dump(view: Json) -> str:
     return json.dumps(lean, sort_keys=True, ensure_ascii=False)
 
 
-def _heuristic_games(
-    games: int,
-) -> tuple[list[tuple[KoboState, int, TrapNotes, dict[int, frozenset[str]]]], int, int]:
-    """Heuristic-COM games with both seats taking notes: the moments at which some remembered
-    pass rules out traps (state, seat, notes, what they rule out), the ruled-out slots in all,
-    and how many of them hold the very trap ruled out there (the truth)."""
+Moment = tuple[KoboState, int, PassNotes, Avoid]
+
+
+@dataclass
+class Tally:
+    """What remembered passes said over heuristic-COM games, against the truth."""
+
+    moments: list[Moment] = field(default_factory=list)
+    """Decisions at which some remembered pass rules something out."""
+    slots: int = 0
+    """Slots in which a trap was ruled out, over all decisions."""
+    wrong_traps: int = 0
+    """... holding the very trap ruled out there (the truth)."""
+    hands: int = 0
+    """Tactics hands that a remembered pass bounds below their size, over all decisions."""
+    wrong_hands: int = 0
+    """... holding more ruled-out tactics than the pass allows (the truth)."""
+
+
+def _heuristic_games(games: int, decks: list[str] | None = None) -> Tally:
+    """Heuristic-COM games with both seats taking notes, tallied against the true state."""
     rules = registry.get("kobo")
     heuristic = HeuristicPlayer(0)
-    moments: list[tuple[KoboState, int, TrapNotes, dict[int, frozenset[str]]]] = []
-    slots = wrong = 0
+    tally = Tally()
+    config = {**rules.default_config, "best_of": 1} | ({"decks": decks} if decks else {})
     for seed in range(games):
-        state = rules.new_game({**rules.default_config, "best_of": 1}, seed)
+        state = rules.new_game(config, seed)
         assert isinstance(state, KoboState)
         notes: dict[int, Any] = {0: None, 1: None}
         while state.pending is not None:
@@ -44,29 +67,41 @@ def _heuristic_games(
             view = state.view(seat)
             notes[seat] = remember(view, notes[seat])
             avoid = ruled_out(view, notes[seat])
-            if avoid:
-                moments.append((state.clone(), seat, notes[seat], avoid))
-            slots += len(avoid)
-            wrong += sum(state.defs[state.strategy[i]].slug in s for i, s in avoid.items())
+            if avoid.traps or avoid.tactics:
+                tally.moments.append((state.clone(), seat, notes[seat], avoid))
+            tally.slots += len(avoid.traps)
+            tally.wrong_traps += sum(
+                state.defs[state.strategy[i]].slug in s for i, s in avoid.traps.items()
+            )
+            for rule in avoid.tactics:
+                tally.hands += tactics_beyond(state, 1 - seat, (rule[0] | ALL, *rule[1:])) > 0
+                tally.wrong_hands += tactics_beyond(state, 1 - seat, rule) > 0
             state.apply(heuristic.choose(view, state.legal_actions()))
-    return moments, slots, wrong
+    return tally
 
 
-def test_remembered_passes_never_rule_out_the_heuristic_coms_true_trap() -> None:
+ALL = frozenset(card.slug for card in load_pool().cards.values())
+"""Every card's slug: a rule that bans them all shows whether a pass bounds the hand at all."""
+
+
+def test_remembered_passes_never_rule_out_what_the_heuristic_com_holds() -> None:
     """Against the heuristic COM the memory is exact: in every slot a remembered pass speaks
-    of, the trap really lying there is never one it rules out; and it speaks often."""
-    moments, slots, wrong = _heuristic_games(40)
-    assert wrong == 0
-    assert slots > 300 and len(moments) > 300
+    of, the trap really lying there is never one it rules out, and its tactics hand never
+    holds more of the tactics a pass rules out than the cards it took since; and both speak
+    often."""
+    tally = _heuristic_games(40)
+    assert tally.wrong_traps == 0 and tally.wrong_hands == 0
+    assert tally.slots > 300 and tally.hands > 300
 
 
-def test_the_remembering_sampler_deals_no_ruled_out_trap_and_keeps_the_view() -> None:
-    """Worlds dealt with the notes hold no ruled-out trap in its slot (while the opponent has a
-    spare unseen trap to put there) and look exactly like the truth from the deciding seat;
-    the same worlds without the notes often do hold one."""
-    moments, _, _ = _heuristic_games(12)
+def test_the_remembering_sampler_deals_what_the_passes_allow_and_keeps_the_view() -> None:
+    """Worlds dealt with the notes hold no ruled-out trap in its slot and no more ruled-out
+    tactics in the hand than the pass allows (while the opponent has spare cards to deal
+    instead), and look exactly like the truth from the deciding seat; the same worlds without
+    the notes often break one of those."""
+    tally = _heuristic_games(12)
     without = 0
-    for state, seat, notes, avoid in moments[::7][:25]:
+    for state, seat, notes, avoid in tally.moments[::7][:25]:
         view = state.view(seat)
         noted = remembering_sampler(view, 5, notes)
         plain = world_sampler(view, 5, infer=True)
@@ -75,20 +110,23 @@ def test_the_remembering_sampler_deals_no_ruled_out_trap_and_keeps_the_view() ->
             assert isinstance(world, KoboState)
             world.audit()
             assert _dump(world.view(seat)) == _dump(view)
-            for slot, slugs in avoid.items():
-                assert world.defs[world.strategy[slot]].slug not in slugs
+            assert not _breaks(world, 1 - seat, avoid)
             other = plain(index)
             assert isinstance(other, KoboState)
-            without += any(other.defs[other.strategy[s]].slug in b for s, b in avoid.items())
+            without += _breaks(other, 1 - seat, avoid)
     assert without > 10
+
+
+def _breaks(world: KoboState, opp: int, avoid: Avoid) -> bool:
+    traps = any(world.defs[world.strategy[s]].slug in b for s, b in avoid.traps.items())
+    return traps or any(tactics_beyond(world, opp, rule) > 0 for rule in avoid.tactics)
 
 
 def test_notes_are_dropped_once_the_log_no_longer_continues_them() -> None:
     """A note holds while the log it was taken on starts the current one; after an undo to
     before the pass (or in a new game) it is gone, and the same moment asked twice is noted
     once."""
-    moments, _, _ = _heuristic_games(6)
-    state, seat, notes, _ = moments[0]
+    state, seat, notes, _ = _heuristic_games(6).moments[0]
     view = state.view(seat)
     taken = notes[-1].length
     assert remember(view, notes) == notes
