@@ -42,7 +42,9 @@ interval, as one JSON line. Settings, joined with ``+``:
 - ``pass-memory=0|1``: whether the deep model remembers the opponent's past passes in the
   chain over its face-down traps and deals, in those slots, traps it would not have flipped
   (``pass_memory.PASS_MEMORY``, 1 committed; 0: each pass counts only at the decision right
-  after it, as in the earlier measurements);
+  after it, as in the earlier measurements); ``tactics-memory=0|1``: whether those notes also
+  bound the opponent's tactics hand (``pass_memory.TACTICS_MEMORY``, 1 committed; 0: its
+  face-down traps only);
 - ``cheater=true-state``: probe the cheating control instead of つよい (``cheater-ismcts-strong``:
   it reads the true state, the decks' order included); ``cheater=decks-unknown``: the peeking
   control (``peeker-ismcts-strong``: the true state with the order of every deck redealt in
@@ -81,7 +83,7 @@ from kessen.ai.cheater import CheatingPlayer
 from kessen.ai.ismcts import SearchPlayer, decision_seed
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
-from kessen.games.kobo import evaluate, search_worlds, pass_memory
+from kessen.games.kobo import evaluate, pass_memory, search_worlds
 
 STANDBY_PROMPTS = frozenset(
     {"standby", "place", "set", "deploy", "deploy_target", "nominate", "tactics"}
@@ -126,6 +128,8 @@ def apply_variant(variant: str) -> None:
             search_worlds.HAND_MODEL_SHARE = float(value)
         elif name == "pass-memory":
             pass_memory.PASS_MEMORY = bool(int(value))
+        elif name == "tactics-memory":
+            pass_memory.TACTICS_MEMORY = bool(int(value))
         elif name == "cheater":
             if value not in ("true-state", "decks-unknown"):
                 raise ValueError(f"cheater={value!r}: true-state or decks-unknown")
