@@ -67,7 +67,7 @@ PassNotes = tuple[PassNote, ...]
 
 def remember(view: Json, notes: Any) -> PassNotes:
     """The notes after the decision on ``view``: those still true of its log, and a new one if
-    the opponent has just passed in the chain with traps face down (the search's
+    the opponent has just passed in the chain where it could have answered (the search's
     :attr:`~kessen.ai.ismcts.SearchHooks.remember`)."""
     from kessen.games.kobo.search_worlds import opponent_just_passed
 
@@ -113,7 +113,7 @@ def _digests(log: Sequence[Json], lengths: set[int]) -> dict[int, bytes]:
 
 def _note(view: Json) -> PassNote | None:
     """The note of the opponent's pass that ``view`` has just seen, or ``None`` if it says
-    nothing (no trap face down that could have been flipped)."""
+    nothing (no unseen trap or tactic that the chain rule would have flipped or played)."""
     from kessen.games.kobo.evaluate import heuristic_chain_answer
     from kessen.games.kobo.flow import PASS, chain_actions
     from kessen.games.kobo.search_worlds import unseen_traps
