@@ -23,7 +23,7 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kessen.engine.action import Action
 from kessen.engine.contract import Json
@@ -38,15 +38,15 @@ TACTICS_MEMORY = True
 face-down traps only)."""
 
 
-@dataclass(frozen=True)
-class PassNote:
+class PassNote(NamedTuple):
     """One opponent's pass in a chain, as the deciding seat saw it.
 
     ``length`` and ``digest`` name the match log up to the pass (its entries' count and
     :func:`_digests`' fingerprint, checked against the current log's start), ``seat`` the seat
     that passed, ``ruled_out`` per strategy slot (1-5) of that seat the slugs of the traps the
     heuristic COM's chain rule would have flipped there instead of passing. Small and
-    picklable: a server hands the notes to the process that searches.
+    picklable, compiled or not (a named tuple: a server hands the notes to the process that
+    searches).
     """
 
     length: int
